@@ -1,0 +1,208 @@
+"""The contract every game implements: a Game (rules + options) makes States."""
+
+from __future__ import annotations
+
+import copy as _copy
+import random
+from typing import Any, Iterable
+
+from .errors import IllegalMove, NotationError, QipanError
+from .move import Move
+from .outcome import Outcome
+
+#: ``State.to_move`` at a chance node (Tantrix draws, Pipe Mania's dispenser, ...).
+CHANCE = -1
+
+
+class Game:
+    """A game with its options fixed. Subclasses set the class attributes and implement
+    ``new_state``; everything else has a sensible default."""
+
+    id: str = ""
+    title: str = ""
+    family: str = ""
+    #: Allowed player counts; the first is the default.
+    players: tuple[int, ...] = (2,)
+
+    def __init__(self, **options: Any):
+        self.options: dict[str, Any] = dict(options)
+        #: Registry id this game was loaded under (a preset id); set by ``registry.load``.
+        self.preset: str = self.id
+
+    # -- to implement ------------------------------------------------------------------
+    def new_state(self, players: int, rng: random.Random) -> State:
+        raise NotImplementedError
+
+    # -- public API --------------------------------------------------------------------
+    def new(self, players: int | None = None, seed: int | None = None) -> State:
+        """A new game for ``players`` players. ``seed`` drives any random setup."""
+        if players is None:
+            players = self.players[0]
+        if players not in self.players:
+            allowed = ", ".join(map(str, self.players))
+            raise QipanError(f"{self.title} is played by {allowed} players, not {players}")
+        state = self.new_state(players, random.Random(seed))
+        state.seed = seed
+        return state
+
+    def parse(self, text: str, state: State) -> Move:
+        """The legal move of ``state`` that ``text`` denotes. Lenient about case and spaces.
+
+        Raises NotationError for text that is no move at all and IllegalMove for a move
+        that is not legal here."""
+        wanted = " ".join(str(text).split())
+        if not wanted:
+            raise NotationError("empty move")
+        moves = state.legal_moves()
+        for move in moves:
+            if move.text == wanted:
+                return move
+        lowered = wanted.lower()
+        for move in moves:
+            if move.text.lower() == lowered:
+                return move
+        raise IllegalMove(f"{wanted!r} is not a legal move here", wanted)
+
+    def position(self, text: str) -> State:
+        """Set up a state from the game's text form (see ``State.position``)."""
+        raise NotImplementedError(f"{self.title} has no position format")
+
+    # -- knowledge for generic agents (optional) ---------------------------------------
+    def evaluate(self, state: State, player: int) -> float:
+        """Heuristic value of a non-terminal ``state`` for ``player`` in [-1, 1]."""
+        return 0.0
+
+    def order_moves(self, state: State, moves: list[Move]) -> list[Move]:
+        """Moves in the order a search should try them (best guesses first)."""
+        return moves
+
+    def describe(self) -> str:
+        opts = ", ".join(f"{k}={v}" for k, v in self.options.items())
+        return f"{self.title} ({opts})" if opts else self.title
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.preset} {self.options}>"
+
+
+class State:
+    """A position plus its history. Subclasses implement ``legal_moves``, ``_apply``,
+    ``_revert``, ``key``, ``text``, ``copy`` and keep ``to_move`` and ``outcome`` current.
+
+    ``play`` and ``undo`` are final: they keep ``history`` and the undo stack, so every
+    game gets the same guarantees (an illegal move changes nothing; undo is exact)."""
+
+    to_move: int | None
+    outcome: Outcome | None
+
+    def __init__(self, game: Game, players: int):
+        self.game = game
+        self.num_players = players
+        self.history: list[Move] = []
+        self._undo_stack: list[Any] = []
+        self.seed: int | None = None
+
+    # -- to implement ------------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        """All legal moves in a deterministic order; the chance moves at a chance node;
+        empty when the game is over."""
+        raise NotImplementedError
+
+    def _apply(self, move: Move) -> Any:
+        """Apply a legal move; return what ``_revert`` needs to take it back."""
+        raise NotImplementedError
+
+    def _revert(self, token: Any) -> None:
+        raise NotImplementedError
+
+    def key(self) -> Any:
+        """A hashable key of the position (not the history)."""
+        raise NotImplementedError
+
+    def text(self) -> str:
+        raise NotImplementedError
+
+    def svg(self) -> str:
+        raise NotImplementedError
+
+    def position(self) -> str:
+        """The position in the game's text form, readable by ``game.position``."""
+        raise NotImplementedError(f"{self.game.title} has no position format")
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        """At a chance node, every chance move with its probability."""
+        return []
+
+    def check_legal(self, move: Move) -> None:
+        """Raise IllegalMove with the reason if ``move`` is not legal. Games may override
+        with something faster or more precise than a look-up in ``legal_moves``."""
+        if move not in self.legal_moves():
+            raise IllegalMove(f"{move} is not a legal move here", move)
+
+    # -- the contract ------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def is_chance(self) -> bool:
+        return self.to_move == CHANCE
+
+    @property
+    def ply(self) -> int:
+        return len(self.history)
+
+    def play(self, move: Move | str) -> Move:
+        """Play a move (a Move or its notation). Raises IllegalMove or NotationError and
+        leaves the state unchanged if it is not legal. Returns the move played."""
+        if self.outcome is not None:
+            raise IllegalMove(f"the game is over ({self.outcome.reason})", move)
+        if not isinstance(move, Move):
+            move = self.game.parse(str(move), self)
+        else:
+            self.check_legal(move)
+        token = self._apply(move)
+        self.history.append(move)
+        self._undo_stack.append(token)
+        return move
+
+    def play_many(self, moves: Iterable[Move | str]) -> State:
+        for move in moves:
+            self.play(move)
+        return self
+
+    def undo(self) -> Move:
+        """Take back the last move exactly; returns it."""
+        if not self.history:
+            raise QipanError("there is no move to undo")
+        move = self.history.pop()
+        self._revert(self._undo_stack.pop())
+        return move
+
+    def copy(self) -> State:
+        """An independent copy (the Game object is shared)."""
+        return _copy.deepcopy(self, {id(self.game): self.game})
+
+    def view(self, player: int) -> State:
+        """What ``player`` may see. Games with hidden information override this."""
+        return self.copy()
+
+    def legal_move_texts(self) -> list[str]:
+        return [m.text for m in self.legal_moves()]
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.game.preset} ply={self.ply} to_move={self.to_move}>"
+
+
+def resolve_chance(state: State, rng: random.Random) -> Move:
+    """Pick a chance move by its probability with ``rng`` and play it."""
+    outcomes = state.chance_outcomes()
+    r = rng.random()
+    acc = 0.0
+    for move, p in outcomes:
+        acc += p
+        if r < acc:
+            state.play(move)
+            return move
+    move = outcomes[-1][0]
+    state.play(move)
+    return move

@@ -1,0 +1,55 @@
+"""The end of a game: who won, the score of every player, and why."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """``winners`` is empty for a draw. ``scores`` has one number per player: game points
+    where the game keeps them (Tantrix, MOD X), otherwise 1 / 0 / 0.5."""
+
+    winners: tuple[int, ...]
+    scores: tuple[float, ...]
+    reason: str
+
+    @classmethod
+    def win(cls, winners, players: int, reason: str) -> Outcome:
+        winners = tuple(sorted(winners))
+        return cls(winners, tuple(1.0 if p in winners else 0.0 for p in range(players)), reason)
+
+    @classmethod
+    def draw(cls, players: int, reason: str) -> Outcome:
+        return cls((), tuple(0.5 for _ in range(players)), reason)
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+    def reward(self, player: int) -> float:
+        """The result for ``player`` in [0, 1]: 1 for a winner, 0.5 for a draw, 0 otherwise."""
+        if not self.winners:
+            return 0.5
+        return 1.0 if player in self.winners else 0.0
+
+    def result_text(self) -> str:
+        """``1-0``, ``0-1``, ``1/2-1/2`` for two players; ``winners 1,3`` or ``draw`` otherwise."""
+        n = len(self.scores)
+        if n == 2:
+            if not self.winners:
+                return "1/2-1/2"
+            if self.winners == (0,):
+                return "1-0"
+            if self.winners == (1,):
+                return "0-1"
+        if not self.winners:
+            return "draw"
+        return "winners " + ",".join(str(p + 1) for p in self.winners)
+
+    def to_dict(self) -> dict:
+        return {"winners": list(self.winners), "scores": list(self.scores), "reason": self.reason}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Outcome:
+        return cls(tuple(data["winners"]), tuple(data["scores"]), data["reason"])

@@ -1,0 +1,302 @@
+"""One record format for every game: JSON (``qipan-record/1``) and a PGN-like text form.
+
+A record holds the game id and options, the player count and names, every move in
+notation (chance moves included, so it replays without the seed), the result and
+timestamps. Loading replays the moves through the rules; a record that breaks them is
+rejected with the ply and the reason."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from .errors import QipanError, RecordError
+from .game import State
+from .outcome import Outcome
+
+FORMAT = "qipan-record/1"
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+@dataclass
+class Record:
+    game: str
+    options: dict = field(default_factory=dict)
+    players: int = 2
+    names: list[str] = field(default_factory=list)
+    moves: list[str] = field(default_factory=list)
+    #: The final result: the rules' outcome, or a meta result (resignation, agreement, time).
+    result: Outcome | None = None
+    seed: int | None = None
+    started: str | None = None
+    ended: str | None = None
+    #: Seconds spent on each move, where known.
+    times: list[float] | None = None
+    tags: dict[str, str] = field(default_factory=dict)
+
+    # -- replay ------------------------------------------------------------------------
+    def new_state(self) -> State:
+        from .registry import load
+
+        try:
+            game = load(self.game, **self.options)
+            return game.new(players=self.players, seed=self.seed)
+        except QipanError as exc:
+            raise RecordError(str(exc)) from exc
+
+    def replay(self, upto: int | None = None) -> State:
+        """The state after the record's moves (or the first ``upto`` of them).
+
+        Raises RecordError naming the first bad ply (1-based) and why, and if the rules
+        end the game differently from the recorded result."""
+        state = self.new_state()
+        moves = self.moves if upto is None else self.moves[:upto]
+        for ply, text in enumerate(moves, start=1):
+            try:
+                state.play(text)
+            except QipanError as exc:
+                raise RecordError(f"{text!r}: {exc}", ply) from exc
+        if upto is None and self.result is not None and state.outcome is not None:
+            if tuple(state.outcome.winners) != tuple(self.result.winners):
+                raise RecordError(
+                    f"the rules end the game as {state.outcome.result_text()} "
+                    f"({state.outcome.reason}), the record says {self.result.result_text()}"
+                )
+        return state
+
+    # -- JSON --------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "options": self.options,
+            "players": self.players,
+            "names": self.names,
+            "moves": self.moves,
+            "result": self.result.to_dict() if self.result else None,
+            "seed": self.seed,
+            "started": self.started,
+            "ended": self.ended,
+            "times": self.times,
+            "tags": self.tags,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Record:
+        if not isinstance(data, dict):
+            raise RecordError("a record must be a JSON object")
+        if data.get("format", FORMAT) != FORMAT:
+            raise RecordError(f"unknown record format {data.get('format')!r}; expected {FORMAT}")
+        try:
+            game = data["game"]
+            moves = data.get("moves", [])
+            if not isinstance(game, str):
+                raise TypeError("game must be a string")
+            if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+                raise TypeError("moves must be a list of strings")
+            options = data.get("options") or {}
+            if not isinstance(options, dict):
+                raise TypeError("options must be an object")
+            result = data.get("result")
+            return cls(
+                game=game,
+                options=options,
+                players=int(data.get("players", 2)),
+                names=list(data.get("names") or []),
+                moves=moves,
+                result=Outcome.from_dict(result) if result else None,
+                seed=data.get("seed"),
+                started=data.get("started"),
+                ended=data.get("ended"),
+                times=data.get("times"),
+                tags=dict(data.get("tags") or {}),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RecordError(f"malformed record: {exc}") from exc
+
+    @classmethod
+    def from_json(cls, text: str) -> Record:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"not valid JSON: {exc}") from exc
+        return cls.from_dict(data)
+
+    # -- PGN-like text -----------------------------------------------------------------
+    def to_pgn(self) -> str:
+        tags = {
+            "Game": self.game,
+            "Players": str(self.players),
+            **{f"Player {i + 1}": n for i, n in enumerate(self.names)},
+            **({"Options": json.dumps(self.options, sort_keys=True)} if self.options else {}),
+            **({"Seed": str(self.seed)} if self.seed is not None else {}),
+            **({"Started": self.started} if self.started else {}),
+            **({"Ended": self.ended} if self.ended else {}),
+            "Result": self.result.result_text() if self.result else "*",
+            **({"Reason": self.result.reason} if self.result else {}),
+            **({"Scores": " ".join(f"{s:g}" for s in self.result.scores)} if self.result else {}),
+            **self.tags,
+        }
+        lines = [f'[{k} "{_escape(str(v))}"]' for k, v in tags.items()]
+        tokens = []
+        n = max(self.players, 1)
+        for i, move in enumerate(self.moves):
+            if i % n == 0:
+                tokens.append(f"{i // n + 1}.")
+            tokens.append(_quote_move(move))
+        tokens.append(self.result.result_text() if self.result else "*")
+        return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
+
+    @classmethod
+    def from_pgn(cls, text: str) -> Record:
+        tags: dict[str, str] = {}
+        body_lines = []
+        for line in text.splitlines():
+            stripped = line.strip()
+            m = _TAG.fullmatch(stripped)
+            if m:
+                tags[m.group(1)] = _unescape(m.group(2))
+            elif stripped.startswith("["):
+                raise RecordError(f"malformed tag line: {stripped!r}")
+            else:
+                body_lines.append(line)
+        if "Game" not in tags:
+            raise RecordError('a PGN-like record needs a [Game "..."] tag')
+        try:
+            options = json.loads(tags.pop("Options", "{}"))
+            players = int(tags.pop("Players", "2"))
+            seed = tags.pop("Seed", None)
+            seed = int(seed) if seed is not None else None
+        except (ValueError, json.JSONDecodeError) as exc:
+            raise RecordError(f"malformed tag value: {exc}") from exc
+        names = [tags.pop(f"Player {i + 1}") for i in range(players) if f"Player {i + 1}" in tags]
+        moves = []
+        result_token = "*"
+        for tok in _MOVETEXT.findall(" ".join(body_lines)):
+            if tok.startswith('"'):
+                moves.append(_unescape(tok[1:-1]))
+            elif _MOVE_NUMBER.fullmatch(tok):
+                continue
+            elif tok in ("1-0", "0-1", "1/2-1/2", "*"):
+                result_token = tok
+            else:
+                moves.append(tok)
+        game = tags.pop("Game")
+        result_text = tags.pop("Result", result_token)
+        reason = tags.pop("Reason", None)
+        scores_text = tags.pop("Scores", None)
+        started, ended = tags.pop("Started", None), tags.pop("Ended", None)
+        result = None
+        if result_text != "*" and reason is not None:
+            try:
+                scores = tuple(float(s) for s in scores_text.split()) if scores_text else ()
+            except ValueError as exc:
+                raise RecordError(f"malformed Scores tag: {exc}") from exc
+            result = Outcome(_winners_from_text(result_text), scores, reason)
+        return cls(game, options, players, names, moves, result, seed, started, ended, None, tags)
+
+    # -- files -------------------------------------------------------------------------
+    @classmethod
+    def from_state(cls, state: State, names: list[str] | None = None, **kw: Any) -> Record:
+        game = state.game
+        return cls(
+            game=game.preset,
+            options=dict(game.options),
+            players=state.num_players,
+            names=list(names or []),
+            moves=[m.text for m in state.history],
+            result=state.outcome,
+            seed=state.seed,
+            **kw,
+        )
+
+
+_TAG = re.compile(r'\[([A-Za-z0-9 _]+?)\s+"((?:[^"\\]|\\.)*)"\]')
+_MOVETEXT = re.compile(r'"(?:[^"\\]|\\.)*"|\S+')
+_MOVE_NUMBER = re.compile(r"\d+\.(\.\.)?")
+
+
+def _escape(s: str) -> str:
+    return s.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _unescape(s: str) -> str:
+    return re.sub(r"\\(.)", r"\1", s)
+
+
+def _quote_move(move: str) -> str:
+    # Moves with spaces, or that look like move numbers or results, are quoted.
+    if not move or any(c.isspace() for c in move) or move.startswith('"') or _MOVE_NUMBER.fullmatch(move) \
+            or move in ("1-0", "0-1", "1/2-1/2", "*"):
+        return '"' + _escape(move) + '"'
+    return move
+
+
+def _wrap(tokens: list[str], width: int = 79) -> str:
+    lines, line = [], ""
+    for tok in tokens:
+        if line and len(line) + 1 + len(tok) > width:
+            lines.append(line)
+            line = tok
+        else:
+            line = f"{line} {tok}" if line else tok
+    if line:
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _winners_from_text(text: str) -> tuple[int, ...]:
+    if text == "1-0":
+        return (0,)
+    if text == "0-1":
+        return (1,)
+    if text in ("1/2-1/2", "draw"):
+        return ()
+    if text.startswith("winners "):
+        try:
+            return tuple(int(x) - 1 for x in text[len("winners "):].split(","))
+        except ValueError:
+            pass
+    raise RecordError(f"unknown result {text!r}")
+
+
+def loads(text: str) -> Record:
+    """A record from JSON or PGN-like text (told apart by the first character)."""
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        return Record.from_json(text)
+    if stripped.startswith("["):
+        return Record.from_pgn(text)
+    raise RecordError("not a qipan record: expected JSON ({...}) or PGN-like tags ([Game ...])")
+
+
+def load(path: str | Path, validate: bool = True) -> Record:
+    """Read a record file; with ``validate`` it is replayed and rejected if illegal."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(f"cannot read {path}: {exc}") from exc
+    record = loads(text)
+    if validate:
+        record.replay()
+    return record
+
+
+def save(record: Record | State, path: str | Path, names: list[str] | None = None) -> Record:
+    """Write a record (or a state's record) as JSON, or as PGN-like text for ``.pgn``."""
+    if isinstance(record, State):
+        record = Record.from_state(record, names=names, ended=now_iso())
+    path = Path(path)
+    text = record.to_pgn() if path.suffix.lower() == ".pgn" else record.to_json() + "\n"
+    path.write_text(text, encoding="utf-8")
+    return record

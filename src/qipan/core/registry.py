@@ -1,0 +1,221 @@
+"""Every game and preset by name, with its options, their types, defaults and allowed
+values. Game packages under ``qipan.games`` register themselves when imported; the
+registry imports them all on first use, so a new game plugs in by existing."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
+
+from .errors import OptionError
+from .game import Game
+
+_TRUE = {"1", "true", "yes", "on", "y"}
+_FALSE = {"0", "false", "no", "off", "n"}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule switch. ``type`` is bool, int, float or str; ``choices`` limits values;
+    ``minimum``/``maximum`` bound numbers; ``allow_none`` admits None (e.g. "no flying")."""
+
+    name: str
+    type: type
+    default: Any
+    help: str = ""
+    choices: tuple | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    allow_none: bool = False
+
+    def allowed(self) -> str:
+        parts = []
+        if self.choices is not None:
+            parts.append("one of " + ", ".join(map(str, self.choices)))
+        else:
+            parts.append(self.type.__name__)
+            if self.minimum is not None and self.maximum is not None:
+                parts.append(f"{self.minimum}..{self.maximum}")
+            elif self.minimum is not None:
+                parts.append(f">= {self.minimum}")
+            elif self.maximum is not None:
+                parts.append(f"<= {self.maximum}")
+        if self.allow_none:
+            parts.append("or none")
+        return " ".join(parts)
+
+    def coerce(self, value: Any) -> Any:
+        """The validated value; strings (from a command line or a form) are converted."""
+        bad = OptionError(f"option {self.name}={value!r} is not allowed: expected {self.allowed()}")
+        if value is None or (isinstance(value, str) and value.strip().lower() in {"none", "null"}):
+            if self.allow_none:
+                return None
+            raise bad
+        if self.type is bool:
+            if isinstance(value, bool):
+                out = value
+            elif isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
+                out = value.strip().lower() in _TRUE
+            elif isinstance(value, int) and value in (0, 1):
+                out = bool(value)
+            else:
+                raise bad
+        elif self.type is int:
+            if isinstance(value, bool):
+                raise bad
+            if isinstance(value, int):
+                out = value
+            elif isinstance(value, str):
+                try:
+                    out = int(value.strip())
+                except ValueError:
+                    raise bad from None
+            elif isinstance(value, float) and value.is_integer():
+                out = int(value)
+            else:
+                raise bad
+        elif self.type is float:
+            if isinstance(value, bool):
+                raise bad
+            try:
+                out = float(value)
+            except (TypeError, ValueError):
+                raise bad from None
+        else:
+            if not isinstance(value, str):
+                raise bad
+            out = value.strip()
+        if self.choices is not None and out not in self.choices:
+            raise bad
+        if self.minimum is not None and out < self.minimum:
+            raise bad
+        if self.maximum is not None and out > self.maximum:
+            raise bad
+        return out
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "type": self.type.__name__,
+            "default": self.default,
+            "help": self.help,
+            "choices": list(self.choices) if self.choices is not None else None,
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "allow_none": self.allow_none,
+        }
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A registered game or preset: ``make(**options)`` builds the Game. A preset is a
+    spec with other defaults (``spec.preset(...)``)."""
+
+    id: str
+    title: str
+    family: str
+    make: Callable[..., Game]
+    options: tuple[Option, ...] = ()
+    players: tuple[int, ...] = (2,)
+    description: str = ""
+    defaults: dict = field(default_factory=dict)
+    #: Options a preset fixes: changing them would make it another preset.
+    fixed: tuple[str, ...] = ()
+    #: A cap for random conformance games where a game could run long (None = no cap).
+    random_game_cap: int | None = None
+
+    def option(self, name: str) -> Option:
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        names = ", ".join(o.name for o in self.options) or "none"
+        raise OptionError(f"{self.id} has no option {name!r}; its options are: {names}")
+
+    def default_options(self) -> dict:
+        out = {o.name: o.default for o in self.options}
+        out.update(self.defaults)
+        return out
+
+    def resolve(self, **options: Any) -> dict:
+        resolved = self.default_options()
+        for name, value in options.items():
+            opt = self.option(name)
+            resolved[name] = opt.coerce(value)
+        return resolved
+
+    def preset(self, id: str, title: str, description: str = "", players=None, **defaults) -> GameSpec:
+        for name in defaults:
+            self.option(name)
+        return replace(
+            self,
+            id=id,
+            title=title,
+            description=description or self.description,
+            players=players or self.players,
+            defaults={**self.defaults, **defaults},
+        )
+
+    def to_dict(self) -> dict:
+        defaults = self.default_options()
+        opts = []
+        for o in self.options:
+            d = o.to_dict()
+            d["default"] = defaults[o.name]
+            opts.append(d)
+        return {
+            "id": self.id,
+            "title": self.title,
+            "family": self.family,
+            "players": list(self.players),
+            "description": self.description,
+            "options": opts,
+        }
+
+
+_SPECS: dict[str, GameSpec] = {}
+_loaded = False
+
+
+def register(*specs: GameSpec) -> None:
+    for spec in specs:
+        if spec.id in _SPECS and _SPECS[spec.id] is not spec:
+            raise ValueError(f"game id {spec.id!r} registered twice")
+        _SPECS[spec.id] = spec
+
+
+def _load_all() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    import qipan.games as pkg
+
+    for info in pkgutil.iter_modules(pkg.__path__):
+        importlib.import_module(f"qipan.games.{info.name}")
+
+
+def specs() -> list[GameSpec]:
+    """Every registered game and preset, by family then id."""
+    _load_all()
+    return sorted(_SPECS.values(), key=lambda s: (s.family, s.id))
+
+
+def spec(name: str) -> GameSpec:
+    _load_all()
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    if key not in _SPECS:
+        known = ", ".join(sorted(_SPECS))
+        raise OptionError(f"unknown game {name!r}; known games: {known}")
+    return _SPECS[key]
+
+
+def load(name: str, **options: Any) -> Game:
+    """The game ``name`` (a game or preset id) with ``options`` applied and validated."""
+    s = spec(name)
+    resolved = s.resolve(**options)
+    game = s.make(**resolved)
+    game.preset = s.id
+    game.players = s.players
+    return game

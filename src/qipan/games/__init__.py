@@ -1,0 +1,1 @@
+"""Game packages; each registers its games and presets when imported."""
