@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import random
 import time as _time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..core.errors import OptionError, QipanError
 from ..core.game import State

@@ -5,9 +5,9 @@ recognises a file and otherwise reads qipan's own JSON or PGN-like record."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from .errors import RecordError
 from .records import Record, loads

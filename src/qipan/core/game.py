@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import copy as _copy
 import random
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from .errors import IllegalMove, NotationError, QipanError
 from .move import Move
@@ -164,6 +165,12 @@ class State:
         self.history.append(move)
         self._undo_stack.append(token)
         return move
+
+    def play_unchecked(self, move: Move) -> None:
+        """Play a move just taken from ``legal_moves()`` without validating it again.
+        For search and playouts only: anything else goes through ``play``."""
+        self._undo_stack.append(self._apply(move))
+        self.history.append(move)
 
     def play_many(self, moves: Iterable[Move | str]) -> State:
         for move in moves:

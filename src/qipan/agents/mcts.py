@@ -1,0 +1,129 @@
+"""Generic Monte Carlo tree search (UCT) for any game: n players, chance nodes.
+
+Each node keeps, per player, the sum of playout rewards (``Outcome.reward`` in [0, 1]), so
+a player to move picks the child that is best *for them* (max^n-style UCT). Chance nodes
+are sampled by their probabilities. Playouts are uniformly random; a playout longer
+than ``playout_cap`` plies is scored with the game's ``evaluate``."""
+
+from __future__ import annotations
+
+import math
+import time as _time
+
+from ..core.game import CHANCE, State
+from ..core.move import Move
+from .base import Agent
+
+
+class _Node:
+    __slots__ = ("children", "untried", "visits", "totals", "to_move")
+
+    def __init__(self, state: State):
+        self.to_move = state.to_move
+        self.children: dict[Move, _Node] = {}
+        # Chance nodes are expanded lazily by sampling; player nodes try every move once.
+        self.untried: list[Move] | None = None if state.to_move == CHANCE else list(state.legal_moves())
+        self.visits = 0
+        self.totals = [0.0] * state.num_players
+
+
+class MCTSAgent(Agent):
+    name = "mcts"
+
+    def __init__(self, time=None, iterations=None, depth=None, seed=None, exploration: float = 1.4,
+                 playout_cap: int = 400):
+        super().__init__(time=time, iterations=iterations, depth=depth, seed=seed)
+        if time is None and iterations is None:
+            self.iterations = 1000
+        self.exploration = exploration
+        self.playout_cap = playout_cap
+        self.last_iterations = 0
+
+    def select(self, state: State) -> Move:
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        root = _Node(state)
+        self.rng.shuffle(root.untried)
+        deadline = self.deadline()
+        limit = self.iterations
+        done = 0
+        while True:
+            self._iterate(root, state.copy())
+            done += 1
+            if limit is not None and done >= limit:
+                break
+            if deadline is not None and _time.perf_counter() >= deadline:
+                break
+        self.last_iterations = done
+        best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].totals[state.to_move]))
+        return best[0]
+
+    def _iterate(self, root: _Node, state: State) -> None:
+        node = root
+        path = [node]
+        rng = self.rng
+        # Selection and expansion.
+        while state.outcome is None:
+            if state.to_move == CHANCE:
+                move = _sample_chance(state, rng)
+                child = node.children.get(move)
+                state.play_unchecked(move)
+                if child is None:
+                    child = node.children[move] = _Node(state)
+                    path.append(child)
+                    break
+                node = child
+                path.append(node)
+                continue
+            if node.untried:
+                move = node.untried.pop()
+                state.play_unchecked(move)
+                child = node.children[move] = _Node(state)
+                path.append(child)
+                break
+            move, node = self._best_child(node, state.to_move)
+            state.play_unchecked(move)
+            path.append(node)
+        # Playout.
+        rewards = self._playout(state)
+        for n in path:
+            n.visits += 1
+            totals = n.totals
+            for p, r in enumerate(rewards):
+                totals[p] += r
+
+    def _best_child(self, node: _Node, player: int) -> tuple[Move, _Node]:
+        log_n = math.log(node.visits)
+        c = self.exploration
+        best, best_value = None, -1.0
+        for move, child in node.children.items():
+            value = child.totals[player] / child.visits + c * math.sqrt(log_n / child.visits)
+            if value > best_value:
+                best, best_value = (move, child), value
+        return best
+
+    def _playout(self, state: State) -> list[float]:
+        rng = self.rng
+        plies = 0
+        while state.outcome is None and plies < self.playout_cap:
+            if state.to_move == CHANCE:
+                state.play_unchecked(_sample_chance(state, rng))
+            else:
+                state.play_unchecked(rng.choice(state.legal_moves()))
+            plies += 1
+        n = state.num_players
+        if state.outcome is not None:
+            return [state.outcome.reward(p) for p in range(n)]
+        return [(state.game.evaluate(state, p) + 1.0) / 2.0 for p in range(n)]
+
+
+def _sample_chance(state: State, rng) -> Move:
+    r = rng.random()
+    acc = 0.0
+    outcomes = state.chance_outcomes()
+    for move, p in outcomes:
+        acc += p
+        if r < acc:
+            return move
+    return outcomes[-1][0]
