@@ -186,6 +186,11 @@ def register(*specs: GameSpec) -> None:
         _SPECS[spec.id] = spec
 
 
+def unregister(game_id: str) -> None:
+    """Remove a registered game (for tests that register throw-away games)."""
+    _SPECS.pop(game_id, None)
+
+
 def _load_all() -> None:
     global _loaded
     if _loaded:
