@@ -1,0 +1,1 @@
+"""The ``qipan`` command (needs the ``cli`` extra: click and rich)."""

@@ -1,0 +1,255 @@
+"""``qipan``: list games, play in the terminal, replay records, perft, bench, solve, serve."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import sys
+import time
+
+try:
+    import click
+    from rich.console import Console
+    from rich.panel import Panel
+    from rich.table import Table
+except ImportError:  # pragma: no cover - the message is the point
+    sys.exit("The qipan command needs its extra: pip install 'qipan[cli]'")
+
+import qipan
+
+from ..agents import agent_specs
+from ..core.errors import QipanError
+from ..core.game import CHANCE, resolve_chance
+from ..core.perft import perft
+from ..records import read_records
+from .options import parse_options
+from .players import parse_players
+from .session import Session, best_agent_name
+
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+
+class QipanGroup(click.Group):
+    """Turns qipan's own errors into one clear line and exit status 2."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except QipanError as exc:
+            err_console.print(f"[red]error:[/red] {exc}")
+            sys.exit(2)
+
+
+@click.group(cls=QipanGroup)
+@click.version_option(qipan.__version__, prog_name="qipan")
+def cli():
+    """qipan (棋盤): Black Path, Trax, Pipe Mania, Tantrix, Morris, Pente and MOD X."""
+
+
+option_flag = click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+                           help="a rule option, e.g. -o flying=false (repeatable)")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+def games(as_json):
+    """Every game and preset with its options."""
+    specs = qipan.specs()
+    if as_json:
+        click.echo(json.dumps([s.to_dict() for s in specs], ensure_ascii=False, indent=1))
+        return
+    for spec in specs:
+        table = Table(title=f"[bold]{spec.id}[/bold] — {spec.title} ({spec.family}; "
+                            f"players {', '.join(map(str, spec.players))})", title_justify="left",
+                      show_header=bool(spec.options))
+        table.add_column("option")
+        table.add_column("default")
+        table.add_column("allowed")
+        table.add_column("meaning")
+        defaults = spec.default_options()
+        for opt in spec.options:
+            table.add_row(opt.name, str(defaults[opt.name]), opt.allowed(), opt.help)
+        console.print(table)
+
+
+@cli.command()
+def agents():
+    """Every AI agent."""
+    table = Table("agent", "games", "what it does")
+    for a in agent_specs():
+        table.add_row(a.name, ", ".join(a.families) if a.families else "all", a.description)
+    console.print(table)
+
+
+@cli.command()
+@click.argument("game")
+@option_flag
+@click.option("--players", "-p", default=None, metavar="SEATS",
+              help="comma-separated seats: human, ai (the strongest agent for the game) or an agent name "
+                   "with limits, e.g. human,ai or mcts:time=2,human (default: human against ai)")
+@click.option("--time", "move_time", default=2.0, show_default=True, help="seconds per AI move")
+@click.option("--seed", default=None, type=int, help="seed for setup, chance and agents")
+@click.option("--count", "count", default=None, type=int, help="number of players (default: the game's first)")
+@click.option("--match", "match_target", default=None, type=int,
+              help="play a scoring match to this many points (games that have matches, e.g. Pente)")
+def play(game, options, players, move_time, seed, count, match_target):
+    """Play GAME in the terminal against people or AI."""
+    g = qipan.load(game, **parse_options(options))
+    terminal = getattr(g, "terminal", None)
+    if terminal:
+        module, _, func = terminal.partition(":")
+        getattr(importlib.import_module(module), func)(g, players=count or g.players[0], seed=seed)
+        return
+    n = count or (len(players.split(",")) if players else g.players[0])
+    seats = parse_players(players, n, move_time, seed, best_agent_name(g))
+    if match_target is not None:
+        from .match import run_match_session
+
+        run_match_session(g, seats, seed, match_target, console)
+        return
+    session = Session(g, seats, seed, read=_read, write=console.print, show_board=_show_board)
+    session.run()
+
+
+def _read(prompt: str) -> str:
+    return console.input(f"[bold]{prompt}[/bold]")
+
+
+def _show_board(state) -> None:
+    over = state.outcome
+    status = (f"{over.result_text()} — {over.reason}" if over else
+              "chance" if state.to_move == CHANCE else f"player {state.to_move + 1} to move")
+    console.print(Panel(state.text(), title=f"{state.game.title} · ply {state.ply}", subtitle=status,
+                        expand=False))
+
+
+@cli.command()
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--quiet", "-q", is_flag=True, help="summary only, no final board")
+def replay(path, quiet):
+    """Validate the game record(s) in PATH and print the result(s)."""
+    records = read_records(path)
+    if len(records) == 1:
+        record = records[0]
+        state = record.replay()
+        if not quiet:
+            _show_board(state)
+        result = state.outcome or record.result
+        console.print(f"{len(record.moves)} moves; result: "
+                      f"{result.result_text() + ' (' + result.reason + ')' if result else 'unfinished'}")
+        return
+    ok = 0
+    results: dict[str, int] = {}
+    failures = []
+    for i, record in enumerate(records, start=1):
+        try:
+            state = record.replay()
+        except QipanError as exc:
+            failures.append((i, str(exc)))
+            continue
+        ok += 1
+        result = state.outcome or record.result
+        label = f"{result.result_text()} ({result.reason})" if result else "unfinished"
+        results[label] = results.get(label, 0) + 1
+    table = Table("result", "games")
+    for label, n in sorted(results.items(), key=lambda kv: -kv[1]):
+        table.add_row(label, str(n))
+    console.print(table)
+    for i, msg in failures[:20]:
+        console.print(f"[red]game {i} rejected:[/red] {msg}")
+    if len(failures) > 20:
+        console.print(f"... and {len(failures) - 20} more rejected")
+    console.print(f"{len(records)} games: {ok} replayed, {len(failures)} rejected")
+    if failures:
+        sys.exit(1)
+
+
+@cli.command(name="perft")
+@click.argument("game")
+@click.option("--depth", "-d", required=True, type=click.IntRange(0, 12))
+@option_flag
+@click.option("--divide", is_flag=True, help="count per first move")
+def perft_cmd(game, depth, options, divide):
+    """Count the move sequences of length DEPTH from the start."""
+    state = qipan.load(game, **parse_options(options)).new(seed=0)
+    if divide and depth > 0:
+        total = 0
+        for move in state.legal_moves():
+            state.play_unchecked(move)
+            n = perft(state, depth - 1)
+            state.undo()
+            total += n
+            console.print(f"{move}: {n}")
+        console.print(total)
+        return
+    console.print(perft(state, depth))
+
+
+@cli.command()
+@click.argument("game")
+@option_flag
+@click.option("--seconds", default=3.0, show_default=True, help="how long to run")
+@click.option("--seed", default=0, show_default=True)
+def bench(game, options, seconds, seed):
+    """Random-playout speed: actions per second."""
+    g = qipan.load(game, **parse_options(options))
+    rng = random.Random(seed)
+    actions = games_done = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = g.new(seed=rng.randrange(1 << 30))
+        while state.outcome is None and state.ply < 10_000:
+            if state.to_move == CHANCE:
+                resolve_chance(state, rng)
+            else:
+                state.play_unchecked(rng.choice(state.legal_moves()))
+            actions += 1
+        games_done += 1
+    elapsed = time.perf_counter() - start
+    console.print(f"{g.preset}: {actions} actions in {games_done} games, {elapsed:.2f} s: "
+                  f"{actions / elapsed:,.0f} actions/s, {games_done / elapsed:,.1f} games/s")
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--rows", type=int, required=True)
+@click.option("--cols", type=int, required=True)
+@option_flag
+def solve(game, rows, cols, options):
+    """Solve a small game exactly (Black Path: who wins and a winning first move)."""
+    spec = qipan.spec(game)
+    if spec.family != "blackpath":
+        raise QipanError(f"qipan solve knows the Black Path game only, not {game!r}")
+    from ..games.blackpath.solver import solve as solve_blackpath
+
+    opts = {k: spec.option(k).coerce(v) for k, v in parse_options(options).items()}
+    start = time.perf_counter()
+    winner, move = solve_blackpath(rows, cols, **opts)
+    elapsed = time.perf_counter() - start
+    console.print(f"{rows}x{cols}: player {winner + 1} wins"
+                  + (f"; a winning first move: {move}" if move is not None else "")
+                  + f" ({elapsed:.1f} s)")
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--db", default=None, help="database URL (default: SQLite in the user data directory)")
+def serve(host, port, db):
+    """Run the web app: play in the browser, online and against bots."""
+    try:
+        from ..server import run
+    except ImportError as exc:
+        raise QipanError(f"the server needs its extra: pip install 'qipan[server]' ({exc})") from exc
+    run(host=host, port=port, db=db)
+
+
+def main():
+    cli()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""The qipan command on throw-away games (real games have their own CLI tests)."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from qipan.cli.main import cli
+from qipan.cli.session import Session
+from qipan.core import registry
+
+from ..core.toys import TOY_SPECS
+
+
+@pytest.fixture
+def toys():
+    registry.specs()
+    registry.register(*TOY_SPECS)
+    yield
+    for s in TOY_SPECS:
+        registry.unregister(s.id)
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
+
+
+def test_games_lists_options(toys):
+    out = run("games").output
+    assert "toy-dice" in out and "target" in out and "5..100" in out
+    data = json.loads(run("games", "--json").output)
+    assert any(g["id"] == "toy-dice" and g["options"][0]["name"] == "target" for g in data)
+
+
+def test_bad_game_and_option_are_clear_errors(toys):
+    res = CliRunner().invoke(cli, ["perft", "nope", "--depth", "1"])
+    assert res.exit_code == 2 and "unknown game" in res.output
+    res = CliRunner().invoke(cli, ["bench", "toy-dice", "-o", "target=3", "--seconds", "0.1"])
+    assert res.exit_code == 2 and "5..100" in res.output
+    res = CliRunner().invoke(cli, ["perft", "toy-dice", "--depth", "1", "-o", "target"])
+    assert res.exit_code == 2 and "key=value" in res.output
+
+
+def test_perft_counts(toys):
+    assert run("perft", "toy-tictactoe", "--depth", "2").output.strip() == "72"
+    assert run("perft", "toy-tictactoe", "--depth", "3").output.strip() == "504"
+    out = run("perft", "toy-tictactoe", "--depth", "2", "--divide").output
+    assert "a1: 8" in out and out.strip().endswith("72")
+
+
+def test_bench_prints_rate(toys):
+    assert "actions/s" in run("bench", "toy-tictactoe", "--seconds", "0.2").output
+
+
+def test_play_session_with_commands(toys, tmp_path):
+    lines = iter(["help", "moves", "b2", "zz", "undo", "b2", f"save {tmp_path / 'g.json'}", "quit"])
+    out = []
+    from qipan import load
+
+    s = Session(load("toy-tictactoe"), [None, __import__("qipan").agents.load("alphabeta", depth=2)], 1,
+                read=lambda prompt: next(lines), write=out.append)
+    s.run()
+    text = "\n".join(map(str, out))
+    assert "a1 a2 a3" in text or "a1" in text
+    assert "not a legal move" in text
+    assert "took back" in text
+    saved = json.loads((tmp_path / "g.json").read_text())
+    assert saved["moves"][0] == "b2" and len(saved["moves"]) == 2
+
+
+def test_play_command_to_the_end(toys, tmp_path):
+    res = run("play", "toy-tictactoe", "--players", "alphabeta:depth=9,alphabeta:depth=9")
+    assert "Game over: 1/2-1/2" in res.output
+
+
+def test_replay_single_and_rejected(toys, tmp_path):
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps({"game": "toy-tictactoe", "moves": ["a1", "a2", "b1", "b2", "c1"]}))
+    out = run("replay", str(good)).output
+    assert "1-0" in out and "three in a row" in out
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"game": "toy-tictactoe", "moves": ["a1", "a1"]}))
+    res = CliRunner().invoke(cli, ["replay", str(bad)])
+    assert res.exit_code == 2 and "ply 2" in res.output
+
+
+def test_players_errors(toys):
+    res = CliRunner().invoke(cli, ["play", "toy-tictactoe", "--players", "human,mcts,random"])
+    assert res.exit_code == 2 and "2 players" in res.output
+    res = CliRunner().invoke(cli, ["play", "toy-tictactoe", "--players", "human,gnugo"])
+    assert res.exit_code == 2 and "known agents" in res.output
