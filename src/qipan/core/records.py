@@ -154,7 +154,9 @@ class Record:
             if i % n == 0:
                 tokens.append(f"{i // n + 1}.")
             tokens.append(_quote_move(move))
-        tokens.append(self.result.result_text() if self.result else "*")
+        result = self.result.result_text() if self.result else "*"
+        # Results that are not one PGN token (n players) go in a comment; the tag has them.
+        tokens.append(result if result in _RESULT_TOKENS else "{" + result + "}")
         return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
 
     @classmethod
@@ -183,11 +185,13 @@ class Record:
         moves = []
         result_token = "*"
         for tok in _MOVETEXT.findall(" ".join(body_lines)):
+            if tok.startswith("{"):
+                continue
             if tok.startswith('"'):
                 moves.append(_unescape(tok[1:-1]))
             elif _MOVE_NUMBER.fullmatch(tok):
                 continue
-            elif tok in ("1-0", "0-1", "1/2-1/2", "*"):
+            elif tok in _RESULT_TOKENS:
                 result_token = tok
             else:
                 moves.append(tok)
@@ -222,7 +226,8 @@ class Record:
 
 
 _TAG = re.compile(r'\[([A-Za-z0-9 _]+?)\s+"((?:[^"\\]|\\.)*)"\]')
-_MOVETEXT = re.compile(r'"(?:[^"\\]|\\.)*"|\S+')
+_MOVETEXT = re.compile(r'"(?:[^"\\]|\\.)*"|\{[^}]*\}|\S+')
+_RESULT_TOKENS = ("1-0", "0-1", "1/2-1/2", "*")
 _MOVE_NUMBER = re.compile(r"\d+\.(\.\.)?")
 
 
@@ -236,8 +241,8 @@ def _unescape(s: str) -> str:
 
 def _quote_move(move: str) -> str:
     # Moves with spaces, or that look like move numbers or results, are quoted.
-    if not move or any(c.isspace() for c in move) or move.startswith('"') or _MOVE_NUMBER.fullmatch(move) \
-            or move in ("1-0", "0-1", "1/2-1/2", "*"):
+    if not move or any(c.isspace() for c in move) or move[0] in '"{' or _MOVE_NUMBER.fullmatch(move) \
+            or move in _RESULT_TOKENS:
         return '"' + _escape(move) + '"'
     return move
 
