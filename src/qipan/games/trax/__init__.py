@@ -1,0 +1,38 @@
+"""Trax: unlimited (Supertrax), 8×8 and Loop Trax, with official notation and the
+GnuTrax ``.trx`` record format. Rules: ``shared/rules/trax.md``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ...core.registry import GameSpec, Option, register
+from .game import SIMULTANEOUS, VARIANTS, TraxGame, TraxState
+
+OPTIONS = (
+    Option("variant", str, "unlimited", "unlimited (Supertrax), 8x8 (Limited Trax) or loop (Loop Trax)", VARIANTS),
+    Option(
+        "simultaneous",
+        str,
+        "mover",
+        "a turn completing a loop/line of both colours: the mover wins (official) or draw (old 8x8 sheets)",
+        SIMULTANEOUS,
+    ),
+)
+
+TRAX = GameSpec(
+    "trax",
+    "Trax",
+    "trax",
+    TraxGame,
+    options=OPTIONS,
+    description="Two-colour track tiles on an unbounded grid; make a loop or an 8-long line of your colour.",
+    random_game_cap=2000,
+)
+register(
+    TRAX,
+    replace(TRAX.preset("trax-8x8", "8x8 Trax", "Limited Trax: the tile area never exceeds 8x8.", variant="8x8"),
+            fixed=("variant",)),
+    replace(TRAX.preset("trax-loop", "Loop Trax", "Only loops win.", variant="loop"), fixed=("variant",)),
+)
+
+__all__ = ["TraxGame", "TraxState"]

@@ -1,0 +1,80 @@
+"""The position text form: glyph rows (rules §2.7) joined by ``/`` or newlines, then the
+side to move, ``W`` or ``R``. Example: ``r7/LJ R``. The empty board is ``. W``."""
+
+from __future__ import annotations
+
+from ...core.errors import NotationError
+from .board import DELTA, Board, pos_of
+from .game import LIMIT, TraxGame, TraxState, outcome_of
+from .tiles import COLOUR, EMPTY_GLYPH, FROM_GLYPH
+
+SIDES = {"W": 0, "WHITE": 0, "R": 1, "RED": 1}
+
+
+def read_position(game: TraxGame, text: str) -> TraxState:
+    if not isinstance(text, str) or not text.strip():
+        raise NotationError("empty Trax position")
+    tokens = text.split()
+    side = 0
+    if len(tokens) > 1 and tokens[-1].upper() in SIDES:
+        side = SIDES[tokens.pop().upper()]
+    rows = [row for token in tokens for row in token.split("/") if row]
+    tiles: dict[int, int] = {}
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            if ch == EMPTY_GLYPH:
+                continue
+            if ch not in FROM_GLYPH:
+                raise NotationError(f"unknown glyph {ch!r} in row {r + 1}: use | - J L 7 r or .")
+            tiles[pos_of(r, c)] = FROM_GLYPH[ch]
+    _check(game, tiles)
+    state = TraxState(game, 2)
+    state.board.load(tiles)
+    state.first_player = side
+    state.to_move = side
+    _judge_setup(game, state)
+    return state
+
+
+def _check(game: TraxGame, tiles: dict[int, int]) -> None:
+    """Reject tile sets no game can reach: colour mismatches and unfilled forced spaces."""
+    board = Board()
+    board.load(tiles)
+    for p, t in tiles.items():
+        for d in (1, 2):  # each shared edge once
+            q = p + DELTA[d]
+            if q in tiles and COLOUR[tiles[q]][d ^ 2] != COLOUR[t][d]:
+                raise NotationError("neighbouring tiles show different colours on a shared edge")
+    for q in board.frontier:
+        white, red = board.neighbour_masks(q)
+        if bin(white).count("1") >= 2 or bin(red).count("1") >= 2:
+            raise NotationError("an empty cell has two same-coloured edges: it should have been forced")
+    if tiles and game.limited and (board.width > LIMIT or board.height > LIMIT):
+        raise NotationError(f"the tile area is {board.width}x{board.height}; 8x8 Trax allows at most 8x8")
+    if len(tiles) > 1 and not _connected(tiles):
+        raise NotationError("the tiles do not form one connected group")
+
+
+def _connected(tiles: dict[int, int]) -> bool:
+    start = next(iter(tiles))
+    seen, todo = {start}, [start]
+    while todo:
+        p = todo.pop()
+        for dd in DELTA:
+            q = p + dd
+            if q in tiles and q not in seen:
+                seen.add(q)
+                todo.append(q)
+    return len(seen) == len(tiles)
+
+
+def _judge_setup(game: TraxGame, state: TraxState) -> None:
+    """A set-up position that already holds a loop or line ended with the last mover's
+    turn (the side not to move); an 8x8 board that is full or stuck is drawn."""
+    done = state.board.all_wins(game.lines_win)
+    outcome = outcome_of(done, 1 - state.to_move, game.simultaneous)
+    if outcome is None and game.limited and state.board.cells:
+        outcome = state._limited_draw()
+    if outcome is not None:
+        state.outcome = outcome
+        state.to_move = None

@@ -1,0 +1,122 @@
+"""Text (glyph grid, rules §2.7) and SVG pictures of a Trax position."""
+
+from __future__ import annotations
+
+from .board import pos_of
+from .game import PLAYER_NAMES, TraxState
+from .notation import column_label
+from .tiles import COLOUR, EMPTY_GLYPH, GLYPH, RED, WHITE, WHITE_MASK
+
+
+def text(state: TraxState) -> str:
+    """The glyph grid with column letters and row numbers, then whose turn or the result::
+
+           AB
+         1 r7
+         2 LJ
+        White wins: white loop
+    """
+    board = state.board
+    lines = []
+    if board.cells:
+        width, height = board.width, board.height
+        labels = [column_label(i) for i in range(1, width + 1)]
+        depth = max(map(len, labels))
+        margin = len(str(height)) + 1
+        for level in range(depth):
+            chars = [lab.rjust(depth)[level] for lab in labels]
+            lines.append(" " * margin + "".join(chars).rstrip())
+        for i, r in enumerate(range(board.min_r, board.max_r + 1), start=1):
+            row = "".join(
+                GLYPH.get(board.cells.get(pos_of(r, c)), EMPTY_GLYPH) for c in range(board.min_c, board.max_c + 1)
+            )
+            lines.append(f"{i:>{margin - 1}} {row}")
+    else:
+        lines.append("(no tiles)")
+    if state.outcome is not None:
+        if state.outcome.winners:
+            lines.append(f"{PLAYER_NAMES[state.outcome.winners[0]]} wins: {state.outcome.reason}")
+        else:
+            lines.append(f"Draw: {state.outcome.reason}")
+    else:
+        lines.append(f"{PLAYER_NAMES[state.to_move]} to move")
+    return "\n".join(lines)
+
+
+CELL = 48
+TRACK_WIDTH = 9
+COLOURS = {WHITE: "#f4f1e8", RED: "#d62b2b"}
+TILE_FILL = "#1c1c1c"
+
+
+def _track(tile: int, colour: int, x: float, y: float) -> str:
+    """One coloured track of a tile whose top-left corner is (x, y), as on a real tile:
+    a straight band between opposite sides or a quarter arc around the shared corner."""
+    sides = [d for d in range(4) if COLOUR[tile][d] == colour]
+    h = CELL / 2
+    mid = {0: (x + h, y), 1: (x + CELL, y + h), 2: (x + h, y + CELL), 3: (x, y + h)}
+    (x1, y1), (x2, y2) = mid[sides[0]], mid[sides[1]]
+    stroke = f'stroke="{COLOURS[colour]}" stroke-width="{TRACK_WIDTH}" fill="none"'
+    if (sides[1] - sides[0]) % 2 == 0:
+        return f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" {stroke}/>'
+    return f'<path d="M{x1:g},{y1:g} A{h:g},{h:g} 0 0 {1 if sides == [0, 1] or sides == [2, 3] else 0} ' \
+           f'{x2:g},{y2:g}" {stroke}/>'
+
+
+def _tile(tile: int, x: float, y: float) -> list[str]:
+    parts = [f'<rect x="{x:g}" y="{y:g}" width="{CELL}" height="{CELL}" fill="{TILE_FILL}" stroke="#555"/>']
+    straight = WHITE_MASK[tile] in (0b0101, 0b1010)
+    if straight:
+        # The white track crosses over the red one, with a dark rim like a bridge.
+        parts.append(_track(tile, RED, x, y))
+        h = CELL / 2
+        vertical = WHITE_MASK[tile] == 0b0101
+        x1, y1, x2, y2 = (x + h, y, x + h, y + CELL) if vertical else (x, y + h, x + CELL, y + h)
+        parts.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="{TILE_FILL}" '
+                     f'stroke-width="{TRACK_WIDTH + 6}"/>')
+        parts.append(_track(tile, WHITE, x, y))
+    else:
+        parts.append(_track(tile, WHITE, x, y))
+        parts.append(_track(tile, RED, x, y))
+    return parts
+
+
+def svg(state: TraxState) -> str:
+    """The tiles, plus the empty cells where a tile may go as click targets
+    (``data-target`` = the cell's name, the first element of the moves' paths)."""
+    board = state.board
+    moves = state.legal_moves()
+    targets: dict[int, str] = {}
+    for move in moves:
+        targets.setdefault(move.data[0], move.path[0])
+    cells = list(board.cells) + list(targets)
+    from .board import row_col
+
+    rcs = [row_col(p) for p in cells] or [(0, 0)]
+    min_r = min(r for r, _ in rcs)
+    min_c = min(c for _, c in rcs)
+    max_r = max(r for r, _ in rcs)
+    max_c = max(c for _, c in rcs)
+    pad = 6
+    width = (max_c - min_c + 1) * CELL + 2 * pad
+    height = (max_r - min_r + 1) * CELL + 2 * pad
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+        f'height="{height}" class="qipan-trax">',
+        f'<rect width="{width}" height="{height}" fill="#2e6b3a"/>',
+    ]
+    for p, t in sorted(board.cells.items()):
+        r, c = row_col(p)
+        parts.append(f'<g class="tile" data-cell="{state.label(p)}">')
+        parts.extend(_tile(t, pad + (c - min_c) * CELL, pad + (r - min_r) * CELL))
+        parts.append("</g>")
+    for p, name in sorted(targets.items()):
+        r, c = row_col(p)
+        x, y = pad + (c - min_c) * CELL, pad + (r - min_r) * CELL
+        parts.append(
+            f'<rect class="target" data-target="{name}" x="{x + 3}" y="{y + 3}" width="{CELL - 6}" '
+            f'height="{CELL - 6}" rx="6" fill="#ffffff" fill-opacity="0.12" stroke="#ffffff" '
+            f'stroke-opacity="0.5" stroke-dasharray="4 3"><title>{name}</title></rect>'
+        )
+    parts.append("</svg>")
+    return "\n".join(parts)

@@ -1,0 +1,54 @@
+"""The six tile states, their edge colours, glyphs and notation symbols.
+
+A tile state is named by the edges of its white track (rules §2.1); the red track takes
+the other two edges. Directions are 0=N, 1=E, 2=S, 3=W; ``d ^ 2`` is the opposite side."""
+
+from __future__ import annotations
+
+N, E, S, W = 0, 1, 2, 3
+WHITE, RED = 0, 1
+COLOUR_NAMES = ("white", "red")
+
+NAMES = ("NS", "WE", "NW", "NE", "SW", "SE")
+NS, WE, NW, NE, SW, SE = range(6)
+
+_LETTER = {"N": N, "E": E, "S": S, "W": W}
+
+#: WHITE_MASK[t]: bit d set where tile t shows white on side d.
+WHITE_MASK = tuple((1 << _LETTER[name[0]]) | (1 << _LETTER[name[1]]) for name in NAMES)
+
+#: COLOUR[t][d]: the colour tile t shows on side d.
+COLOUR = tuple(tuple(WHITE if m >> d & 1 else RED for d in range(4)) for m in WHITE_MASK)
+
+#: OTHER_END[t][d]: the other side of the track that enters tile t through side d.
+OTHER_END = tuple(
+    tuple(next(e for e in range(4) if e != d and COLOUR[t][e] == COLOUR[t][d]) for d in range(4))
+    for t in range(6)
+)
+
+#: TRACK[t][c]: the two sides joined by tile t's track of colour c.
+TRACK = tuple(
+    tuple(tuple(d for d in range(4) if COLOUR[t][d] == c) for c in (WHITE, RED)) for t in range(6)
+)
+
+#: BY_WHITE_MASK[mask]: the tile whose white track joins the two sides in ``mask``.
+BY_WHITE_MASK = {m: t for t, m in enumerate(WHITE_MASK)}
+
+
+def tile_joining(colour: int, mask: int) -> int:
+    """The tile whose track of ``colour`` joins the two sides in ``mask``."""
+    return BY_WHITE_MASK[mask if colour == WHITE else 15 ^ mask]
+
+
+#: Notation symbols (rules §2.7): each allows two states that differ by a colour swap.
+SYMBOL_TILES = {"+": (NS, WE), "/": (NW, SE), "\\": (NE, SW)}
+SYMBOL = {t: s for s, ts in SYMBOL_TILES.items() for t in ts}
+SYMBOLS = ("+", "/", "\\")
+
+#: Glyphs of the ASCII position format (rules §2.7): one character per cell, the white track.
+GLYPH = {NS: "|", WE: "-", NW: "J", NE: "L", SW: "7", SE: "r"}
+FROM_GLYPH = {g: t for t, g in GLYPH.items()}
+EMPTY_GLYPH = "."
+
+#: popcount of a 4-bit side mask.
+BITS = tuple(bin(m).count("1") for m in range(16))
