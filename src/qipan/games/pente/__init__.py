@@ -1,0 +1,59 @@
+"""Pente: ``pente``, ``pente-tournament``, ``pente-team`` and ``pente-4``; the pente.org
+record format; scoring matches (``qipan.games.pente.match``); the ``pente`` agent."""
+
+from ...agents.base import AgentSpec, register_agent
+from ...core.registry import GameSpec, Option, register
+from ...records import RecordFormat, register_format
+from .rules import PenteGame, PenteState
+
+OPTIONS = (
+    Option("board_size", int, 19, "points per side (odd)", choices=(7, 9, 11, 13, 15, 17, 19)),
+    Option("tournament", bool, False, "the first player's second stone at least 3 points from the centre"),
+    Option("exact_five", bool, False, "C1: only a line of exactly five (four in pente-4) wins"),
+    Option("double_tria", bool, False, "C2: two open trias win unless the reply makes five"),
+    Option("capture_win_overrides", bool, False, "C2: a capture win on the reply also beats the double tria"),
+    Option("max_pairs_per_move", int, None, "capture at most this many pairs per move (mover chooses)",
+           minimum=1, allow_none=True),
+    Option("teams", bool, False, "four players: partners sit opposite (players 1+3 against 2+4)"),
+    Option("win_length", int, 5, "stones in a row that win", choices=(4, 5)),
+    Option("count_partner_captures", bool, True, "team game: captured partner stones count for the team"),
+    Option("first_player", int, 1, "who places the first stone (1-based)", minimum=1, maximum=4),
+)
+
+PENTE = GameSpec(
+    "pente",
+    "Pente",
+    "pente",
+    PenteGame,
+    options=OPTIONS,
+    players=(2,),
+    description="Five in a row or five captured pairs wins on a 19x19 board.",
+    random_game_cap=None,
+)
+register(
+    PENTE,
+    PENTE.preset("pente-tournament", "Pente (tournament rule)", tournament=True),
+    PENTE.preset("pente-team", "Pente, four players in two teams", players=(4,), teams=True,
+                 description="Partners sit opposite; mixed and partner pairs can be captured."),
+    PENTE.preset("pente-4", "Pente, four players each for themselves", players=(4,), win_length=4,
+                 description="Four in a row or five captured pairs wins."),
+)
+
+
+def _register_format() -> None:
+    from .pgn import read_pente_org, sniff_pente_org, write_pente_org
+
+    register_format(RecordFormat("pente.org", sniff_pente_org, read_pente_org, write_pente_org, (".pgn",)))
+
+
+def _make_agent(**limits):
+    from .agent import PenteAgent
+
+    return PenteAgent(**limits)
+
+
+_register_format()
+register_agent(AgentSpec("pente", _make_agent, "threat-aware alpha-beta with a VCF search (Pente)",
+                         families=("pente",)))
+
+__all__ = ["PenteGame", "PenteState"]

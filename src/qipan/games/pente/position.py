@@ -1,0 +1,86 @@
+"""The position text form (like FEN), for tests and analysis:
+
+    ply=5 next=2 captures=0,2 pending=- 1:K10,N12 2:L10,M10
+
+``ply`` = plies played so far (the opening rules depend on it), ``next`` = the player to
+move (1-based), ``captures`` = stones captured by each player, ``pending`` = the player
+whose double open tria is pending (C2) or ``-``, then each player's stones. Missing
+fields default to: ply = number of stones, next = 1, captures 0, pending none."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core.errors import NotationError, QipanError
+from .geometry import EMPTY
+
+if TYPE_CHECKING:
+    from .rules import PenteGame, PenteState
+
+
+def write_position(state: PenteState) -> str:
+    g = state.geom
+    parts = [
+        f"ply={state.placed}",
+        f"next={state.to_move + 1 if state.to_move is not None else '-'}",
+        "captures=" + ",".join(map(str, state.captures)),
+        f"pending={state.pending + 1 if state.pending >= 0 else '-'}",
+    ]
+    for p in range(state.num_players):
+        stones = [g.name[i] for i in g.points if state.cells[i] == p + 1]
+        parts.append(f"{p + 1}:" + ",".join(stones))
+    return " ".join(parts)
+
+
+def read_position(game: PenteGame, text: str, players: int | None = None) -> PenteState:
+    fields: dict[str, str] = {}
+    stones: dict[int, list[str]] = {}
+    for token in text.split():
+        if "=" in token:
+            key, _, value = token.partition("=")
+            if key not in ("ply", "next", "captures", "pending", "players"):
+                raise NotationError(f"unknown position field {key!r}")
+            fields[key] = value
+        elif ":" in token:
+            who, _, points = token.partition(":")
+            if not who.isdigit():
+                raise NotationError(f"bad player number in {token!r}")
+            stones[int(who) - 1] = [p for p in points.split(",") if p]
+        else:
+            raise NotationError(f"cannot read {token!r} in a Pente position")
+    n = int(fields["players"]) if "players" in fields and fields["players"].isdigit() else None
+    n = players or n or (4 if max(stones, default=0) >= 2 else game.players[0])
+    try:
+        state = game.new(players=n)
+    except QipanError as exc:
+        raise NotationError(str(exc)) from exc
+    g = state.geom
+    count = 0
+    for p, points in stones.items():
+        if not 0 <= p < n:
+            raise NotationError(f"player {p + 1} does not exist in a {n}-player game")
+        for text_point in points:
+            i = game.point(text_point)
+            if state.cells[i] != EMPTY:
+                raise NotationError(f"{g.name[i]} is given twice")
+            state.cells[i] = p + 1
+            state.zhash ^= g.zobrist[i][p + 1]
+            count += 1
+    state.stones = count
+    try:
+        state.placed = int(fields.get("ply", count))
+        nxt = fields.get("next", "1")
+        state.to_move = int(nxt) - 1
+        caps = fields.get("captures")
+        if caps:
+            values = [int(c) for c in caps.split(",")]
+            if len(values) != n or min(values) < 0:
+                raise ValueError("one non-negative capture count per player")
+            state.captures = values
+        pending = fields.get("pending", "-")
+        state.pending = -1 if pending == "-" else int(pending) - 1
+    except ValueError as exc:
+        raise NotationError(f"malformed Pente position: {exc}") from exc
+    if not 0 <= state.to_move < n or not -1 <= state.pending < n or state.placed < count:
+        raise NotationError("malformed Pente position: player or ply out of range")
+    return state

@@ -1,0 +1,108 @@
+"""Text and SVG boards. Every empty point (and every stone, for the capture choice of
+``max_pairs_per_move``) carries ``data-target`` = its pente.org name, the Move path."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .geometry import FILES
+
+if TYPE_CHECKING:
+    from .rules import PenteState
+
+COLOUR_NAMES = ("White", "Black", "Red", "Blue")
+SYMBOLS = ("O", "X", "R", "B")  # the last move is shown in lower case
+FILLS = ("#f8f8f8", "#202020", "#c0392b", "#2e6fd8")
+
+
+def player_label(state: PenteState, p: int) -> str:
+    return f"P{p + 1} {COLOUR_NAMES[p]}"
+
+
+def status_line(state: PenteState) -> str:
+    caps = ", ".join(f"{player_label(state, p)} {c}" for p, c in enumerate(state.captures))
+    parts = [f"captures: {caps}"]
+    if state.outcome is not None:
+        parts.append(f"result: {state.outcome.result_text()} ({state.outcome.reason})")
+    else:
+        parts.append(f"to move: {player_label(state, state.to_move)}")
+    if state.pending >= 0:
+        parts.append(f"double open tria pending for {player_label(state, state.pending)}")
+    if state.last >= 0:
+        parts.append(f"last: {state.geom.name[state.last]}")
+    return " | ".join(parts)
+
+
+def text(state: PenteState) -> str:
+    g = state.geom
+    n = g.n
+    files = "    " + " ".join(FILES[:n])
+    lines = [files]
+    for row in range(n - 1, -1, -1):
+        cells = []
+        for col in range(n):
+            i = g.index(col, row)
+            p = state.stone(i)
+            if p is None:
+                cells.append("+" if i == g.centre else ".")
+            else:
+                s = SYMBOLS[p]
+                cells.append(s.lower() if i == state.last else s)
+        lines.append(f"{row + 1:>3} " + " ".join(cells) + f" {row + 1}")
+    lines.append(files)
+    lines.append(status_line(state))
+    return "\n".join(lines)
+
+
+def svg(state: PenteState, cell: int = 28) -> str:
+    g = state.geom
+    n = g.n
+    margin = cell
+    side = margin * 2 + cell * (n - 1)
+    height = side + 30
+
+    def xy(i: int) -> tuple[int, int]:
+        return margin + g.col[i] * cell, margin + (n - 1 - g.row[i]) * cell
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {height}" '
+        f'width="{side}" height="{height}" class="qipan-board pente">',
+        f'<rect width="{side}" height="{height}" fill="#e3b766"/>',
+    ]
+    lo, hi = margin, margin + cell * (n - 1)
+    for k in range(n):
+        p = margin + k * cell
+        out.append(f'<line x1="{lo}" y1="{p}" x2="{hi}" y2="{p}" stroke="#5a3d12" stroke-width="1"/>')
+        out.append(f'<line x1="{p}" y1="{lo}" x2="{p}" y2="{hi}" stroke="#5a3d12" stroke-width="1"/>')
+        font = 'font-size="11" font-family="sans-serif" text-anchor="middle" fill="#3a2a10"'
+        out.append(f'<text x="{p}" y="{lo - 12}" {font}>{FILES[k]}</text>')
+        out.append(f'<text x="{p}" y="{hi + 20}" {font}>{FILES[k]}</text>')
+        out.append(f'<text x="{lo - 16}" y="{margin + (n - 1 - k) * cell + 4}" {font}>{k + 1}</text>')
+        out.append(f'<text x="{hi + 16}" y="{margin + (n - 1 - k) * cell + 4}" {font}>{k + 1}</text>')
+    cx, cy = xy(g.centre)
+    out.append(f'<circle cx="{cx}" cy="{cy}" r="3" fill="#5a3d12"/>')
+    r = cell * 0.45
+    for i in g.points:
+        x, y = xy(i)
+        name = g.name[i]
+        p = state.stone(i)
+        if p is None:
+            out.append(
+                f'<circle cx="{x}" cy="{y}" r="{r:.1f}" fill="transparent" class="point" '
+                f'data-target="{name}"><title>{name}</title></circle>'
+            )
+        else:
+            out.append(
+                f'<circle cx="{x}" cy="{y}" r="{r:.1f}" fill="{FILLS[p]}" stroke="#000" stroke-width="1" '
+                f'class="stone p{p + 1}" data-target="{name}"><title>{name}</title></circle>'
+            )
+    if state.last >= 0:
+        x, y = xy(state.last)
+        out.append(f'<circle cx="{x}" cy="{y}" r="{r * 0.35:.1f}" fill="#e74c3c" class="last-move"/>')
+    status = status_line(state).replace("&", "&amp;").replace("<", "&lt;")
+    out.append(
+        f'<text x="{margin}" y="{side + 18}" font-size="12" font-family="sans-serif" '
+        f'class="status">{status}</text>'
+    )
+    out.append("</svg>")
+    return "\n".join(out)

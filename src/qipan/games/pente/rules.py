@@ -1,0 +1,429 @@
+"""Pente rules (``/shared/rules/pente.md``): placement, pair captures, five (or four in
+``pente-4``) and capture wins, the tournament rule, exact five (C1), double open tria
+(C2), ``max_pairs_per_move`` and the two four-player games."""
+
+from __future__ import annotations
+
+import random
+import re
+from itertools import combinations
+from typing import Any
+
+from ...core.errors import IllegalMove, NotationError, OptionError
+from ...core.game import Game, State
+from ...core.move import Move
+from ...core.outcome import Outcome
+from .geometry import EMPTY, OFF, Geometry, geometry
+
+CAPTURE_TARGET = 10  # captured stones that win (5 pairs)
+_CENTRED = re.compile(r"\(\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)")
+_NAMED = re.compile(r"([A-Za-z])(\d{1,2})")
+
+
+class PenteGame(Game):
+    id = "pente"
+    title = "Pente"
+    family = "pente"
+    players = (2, 4)
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        o = self.options
+        self.size: int = o.get("board_size", 19)
+        if self.size % 2 == 0 or not 7 <= self.size <= 19:
+            raise OptionError(f"board_size must be odd and 7..19, not {self.size}")
+        self.geom: Geometry = geometry(self.size)
+        self.tournament: bool = o.get("tournament", False)
+        self.exact: bool = o.get("exact_five", False)
+        self.double_tria: bool = o.get("double_tria", False)
+        self.capture_win_overrides: bool = o.get("capture_win_overrides", False)
+        self.max_pairs: int | None = o.get("max_pairs_per_move")
+        self.teams: bool = o.get("teams", False)
+        self.win_length: int = o.get("win_length", 5)
+        self.count_partner: bool = o.get("count_partner_captures", True)
+        self.first_player: int = o.get("first_player", 1) - 1
+
+    def new_state(self, players: int, rng: random.Random) -> PenteState:
+        if self.first_player >= players:
+            raise OptionError(f"first_player={self.first_player + 1} but there are {players} players")
+        return PenteState(self, players)
+
+    def partner(self, player: int, players: int) -> int | None:
+        return (player + 2) % 4 if self.teams and players == 4 else None
+
+    # -- notation ------------------------------------------------------------------------
+    def point(self, text: str) -> int:
+        """The board index of a point written ``K10`` (pente.org) or ``(0,0)`` (seed)."""
+        t = text.strip()
+        g = self.geom
+        m = _CENTRED.fullmatch(t)
+        if m:
+            i = g.from_centred(int(m.group(1)), int(m.group(2)))
+            if i is None:
+                raise NotationError(f"{t} is off the {g.n}x{g.n} board")
+            return i
+        m = _NAMED.fullmatch(t)
+        if not m:
+            raise NotationError(f"{t!r} is not a point: write K10 (pente.org) or (0,0) (centred)")
+        letter, rank = m.group(1).upper(), int(m.group(2))
+        if letter == "I":
+            raise NotationError(f"{t!r}: pente.org files skip the letter I (H is followed by J)")
+        i = g.by_name.get(f"{letter}{rank}")
+        if i is None:
+            raise NotationError(f"{t} is off the {g.n}x{g.n} board")
+        return i
+
+    def parse(self, text: str, state: State) -> Move:
+        wanted = "".join(str(text).split())
+        if not wanted:
+            raise NotationError("empty move")
+        parts = wanted.replace("X", "x").split("x")
+        if any(not p for p in parts):
+            raise NotationError(f"{text!r} is not a move: write K10, (0,0) or K10xL10")
+        i = self.point(parts[0])
+        taken = [self.point(p) for p in parts[1:]]
+        return state.resolve(i, taken)
+
+    def position(self, text: str) -> PenteState:
+        from .position import read_position
+
+        return read_position(self, text)
+
+    # -- knowledge for generic agents --------------------------------------------------
+    def evaluate(self, state: State, player: int) -> float:
+        from .heuristics import evaluate
+
+        return evaluate(state, player)
+
+    def order_moves(self, state: State, moves: list[Move]) -> list[Move]:
+        from .heuristics import order_moves
+
+        return order_moves(state, moves)
+
+
+class PenteState(State):
+    game: PenteGame
+
+    def __init__(self, game: PenteGame, players: int):
+        super().__init__(game, players)
+        g = game.geom
+        self.cells = [OFF] * g.size
+        for i in g.points:
+            self.cells[i] = EMPTY
+        self.to_move: int | None = game.first_player
+        self.outcome: Outcome | None = None
+        #: Stones captured by each player (as counted: see count_partner_captures).
+        self.captures = [0] * players
+        #: Plies played since the start of the game (also by a set-up position).
+        self.placed = 0
+        self.stones = 0
+        #: C2: the player whose double open tria wins unless the reply makes five; -1 none.
+        self.pending = -1
+        #: C1: bit p set when a capture may have cut p's overline down to an exact five.
+        self.maybe_line = 0
+        self.last = -1
+        self.zhash = 0
+
+    # -- copying -----------------------------------------------------------------------
+    def copy(self) -> PenteState:
+        new = PenteState.__new__(PenteState)
+        new.__dict__.update(self.__dict__)
+        new.cells = self.cells[:]
+        new.captures = self.captures[:]
+        new.history = self.history[:]
+        new._undo_stack = self._undo_stack[:]
+        return new
+
+    # -- queries -----------------------------------------------------------------------
+    @property
+    def geom(self) -> Geometry:
+        return self.game.geom
+
+    def stone(self, i: int) -> int | None:
+        """The player whose stone is on point ``i``, or None."""
+        c = self.cells[i]
+        return c - 1 if EMPTY < c < OFF else None
+
+    def first_mover_second_stone(self) -> bool:
+        return self.placed == self.num_players
+
+    def capture_dirs(self, i: int, player: int) -> list[int]:
+        """Directions in which a stone of ``player`` placed on ``i`` brackets a pair."""
+        cells, me = self.cells, player + 1
+        out = []
+        for d in self.geom.dirs8:
+            a = cells[i + d]
+            if a != me and EMPTY < a < OFF:
+                b = cells[i + 2 * d]
+                if b != me and EMPTY < b < OFF and cells[i + 3 * d] == me:
+                    out.append(d)
+        return out
+
+    def team_captures(self, player: int) -> int:
+        partner = self.game.partner(player, self.num_players)
+        return self.captures[player] + (self.captures[partner] if partner is not None else 0)
+
+    def run_length(self, i: int, d: int, me: int) -> int:
+        cells = self.cells
+        n, j = 1, i + d
+        while cells[j] == me:
+            n += 1
+            j += d
+        j = i - d
+        while cells[j] == me:
+            n += 1
+            j -= d
+        return n
+
+    def _line_wins(self, i: int, me: int) -> bool:
+        """Whether the stone of ``me`` on ``i`` is part of a qualifying line."""
+        need, exact = self.game.win_length, self.game.exact
+        for d in self.geom.dirs4:
+            n = self.run_length(i, d, me)
+            if n == need or (n > need and not exact):
+                return True
+        return False
+
+    def has_line(self, player: int) -> bool:
+        """Whether ``player`` owns a qualifying line anywhere (full scan)."""
+        cells, me = self.cells, player + 1
+        need, exact = self.game.win_length, self.game.exact
+        for i in self.geom.points:
+            if cells[i] != me:
+                continue
+            for d in self.geom.dirs4:
+                if cells[i - d] == me:
+                    continue  # not the start of the run
+                n, j = 1, i + d
+                while cells[j] == me:
+                    n += 1
+                    j += d
+                if n == need or (n > need and not exact):
+                    return True
+        return False
+
+    def open_tria_lines(self, player: int) -> int:
+        """How many board lines hold an open tria of ``player``: one more stone on the line
+        makes an open four ``_XXXX_`` (the clarified definition)."""
+        cells, me = self.cells, player + 1
+        count = 0
+        for line in self.geom.lines:
+            s = "".join("x" if cells[j] == me else "." if cells[j] == EMPTY else "o" for j in line)
+            if s.count("x") < 3:
+                continue
+            if "..xxx." in s or ".xxx.." in s or ".x.xx." in s or ".xx.x." in s:
+                count += 1
+        return count
+
+    # -- moves -------------------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        if self.outcome is not None:
+            return []
+        g = self.geom
+        if self.placed == 0:
+            return [g.moves[g.centre]] if self.cells[g.centre] == EMPTY else self._plain_moves()
+        return self._plain_moves()
+
+    def _plain_moves(self) -> list[Move]:
+        g, cells = self.geom, self.cells
+        points = g.points
+        if self.game.tournament and self.first_mover_second_stone():
+            inner = g.inner
+            points = [i for i in points if i not in inner]
+        if self.game.max_pairs is None:
+            moves = g.moves
+            return [moves[i] for i in points if cells[i] == EMPTY]
+        out = []
+        for i in points:
+            if cells[i] == EMPTY:
+                out.extend(self._choices(i))
+        return out
+
+    def _choices(self, i: int) -> list[Move]:
+        """The moves placing on ``i``: one, or one per allowed choice of pairs to capture."""
+        g = self.geom
+        dirs = self.capture_dirs(i, self.to_move)
+        m = self.game.max_pairs
+        if m is None or len(dirs) <= m:
+            return [g.moves[i]]
+        return [g.choice_move(i, combo) for combo in combinations(dirs, m)]
+
+    def _placement_error(self, i: int) -> str | None:
+        g = self.geom
+        if self.cells[i] != EMPTY:
+            return f"{g.name[i]} is occupied"
+        if self.placed == 0 and i != g.centre and self.cells[g.centre] == EMPTY:
+            return f"the first stone must go on the centre {g.name[g.centre]}"
+        if self.game.tournament and self.first_mover_second_stone() and i in g.inner:
+            return (
+                f"tournament rule: the first player's second stone may not go on {g.name[i]}, "
+                "it must be at least 3 points from the centre"
+            )
+        return None
+
+    def resolve(self, i: int, taken: list[int]) -> Move:
+        """The legal move placing on ``i`` and capturing the pairs whose nearer stones are
+        ``taken`` (only needed under max_pairs_per_move). Raises IllegalMove."""
+        if self.outcome is not None:
+            raise IllegalMove(f"the game is over ({self.outcome.reason})")
+        g = self.geom
+        error = self._placement_error(i)
+        if error:
+            raise IllegalMove(error, g.name[i])
+        choices = self._choices(i)
+        if len(choices) == 1 and (not taken or self._takes(choices[0], i) == set(taken)):
+            return choices[0]
+        for move in choices:
+            if len(choices) > 1 and self._takes(move, i) == set(taken):
+                return move
+        if len(choices) == 1:
+            raise IllegalMove(f"{g.name[i]} captures {self._describe(choices[0], i)}, not what was written")
+        options = ", ".join(m.text for m in choices)
+        raise IllegalMove(f"{g.name[i]} can capture more pairs than allowed: choose one of {options}", g.name[i])
+
+    def _takes(self, move: Move, i: int) -> set[int]:
+        dirs = move.data[1]
+        if dirs is None:
+            dirs = self.capture_dirs(i, self.to_move)
+        return {i + d for d in dirs}
+
+    def _describe(self, move: Move, i: int) -> str:
+        taken = sorted(self.geom.name[j] for j in self._takes(move, i))
+        return "the pairs at " + ", ".join(taken) if taken else "nothing"
+
+    def check_legal(self, move: Move) -> None:
+        data = move.data
+        if type(data) is tuple and len(data) == 2 and type(data[0]) is int and 0 <= data[0] < len(self.cells):
+            i = data[0]
+            if self.geom.name[i] is not None:
+                error = self._placement_error(i)
+                if error:
+                    raise IllegalMove(error, move)
+                if move in self._choices(i):
+                    return
+                raise IllegalMove(f"{move} is not a legal move here: {self._choices_text(i)}", move)
+        if move not in self.legal_moves():
+            raise IllegalMove(f"{move} is not a legal move here", move)
+
+    def _choices_text(self, i: int) -> str:
+        return "the moves on " + self.geom.name[i] + " are " + ", ".join(m.text for m in self._choices(i))
+
+    # -- playing -----------------------------------------------------------------------
+    def _apply(self, move: Move) -> Any:
+        data = move.data
+        if type(data) is not tuple:  # a Move built from text only: use the engine's own
+            data = self.game.parse(move.text, self).data
+        i, chosen = data
+        game, g, cells = self.game, self.geom, self.cells
+        p = self.to_move
+        me = p + 1
+        token = (i, p, self.captures[p], self.pending, self.maybe_line, self.last, self.zhash, self.stones)
+        z = self.zhash ^ g.zobrist[i][me]
+        cells[i] = me
+        self.stones += 1
+        self.placed += 1
+        self.last = i
+        dirs = self.capture_dirs(i, p) if chosen is None else chosen
+        removed = []
+        if dirs:
+            partner = game.partner(p, self.num_players)
+            counted = 0
+            for d in dirs:
+                for j in (i + d, i + 2 * d):
+                    c = cells[j]
+                    removed.append((j, c))
+                    z ^= g.zobrist[j][c]
+                    cells[j] = EMPTY
+                    if c - 1 != partner or game.count_partner:
+                        counted += 1
+                    if game.exact:
+                        self.maybe_line |= 1 << (c - 1)
+            self.stones -= len(removed)
+            self.captures[p] += counted
+        self.zhash = z
+        self._decide(i, p, me)
+        return token, removed
+
+    def _decide(self, i: int, p: int, me: int) -> None:
+        game = self.game
+        made_line = self._line_wins(i, me)
+        if not made_line and self.maybe_line >> p & 1:
+            made_line = self.has_line(p)
+        self.maybe_line &= ~(1 << p)
+        capture_win = self.team_captures(p) >= CAPTURE_TARGET
+        players = self.num_players
+        line_word = "five" if game.win_length == 5 else "four"
+        pending = self.pending
+        if pending >= 0:
+            self.pending = -1
+            if made_line:
+                self._win(p, f"{line_word} in a row answers the double open tria")
+            elif capture_win and game.capture_win_overrides:
+                self._win(p, "capture win answers the double open tria")
+            else:
+                self._win(pending, "double open tria")
+            return
+        if made_line:
+            self._win(p, f"{line_word} in a row")
+            return
+        if capture_win:
+            self._win(p, f"{CAPTURE_TARGET} stones captured")
+            return
+        if game.double_tria and self.open_tria_lines(p) >= 2:
+            self.pending = p
+        if self.stones == game.geom.n * game.geom.n:
+            if self.pending >= 0:
+                self._win(self.pending, "double open tria (board full)")
+            else:
+                self.outcome = Outcome.draw(players, "board full")
+                self.to_move = None
+            return
+        self.to_move = (p + 1) % players
+
+    def _win(self, p: int, reason: str) -> None:
+        partner = self.game.partner(p, self.num_players)
+        winners = (p,) if partner is None else (p, partner)
+        self.outcome = Outcome.win(winners, self.num_players, reason)
+        self.to_move = None
+
+    def _revert(self, token: Any) -> None:
+        (i, p, caps, pending, maybe_line, last, zhash, stones), removed = token
+        cells = self.cells
+        for j, c in removed:
+            cells[j] = c
+        cells[i] = EMPTY
+        self.captures[p] = caps
+        self.pending = pending
+        self.maybe_line = maybe_line
+        self.last = last
+        self.zhash = zhash
+        self.stones = stones
+        self.placed -= 1
+        self.to_move = p
+        self.outcome = None
+
+    # -- keys and views ----------------------------------------------------------------
+    def key(self) -> Any:
+        opening = self.placed if self.placed <= self.num_players else -1
+        return (self.zhash, self.to_move, tuple(self.captures), self.pending, self.maybe_line, opening)
+
+    def text(self) -> str:
+        from .render import text
+
+        return text(self)
+
+    def svg(self) -> str:
+        from .render import svg
+
+        return svg(self)
+
+    def position(self) -> str:
+        from .position import write_position
+
+        return write_position(self)
+
+    def captured_by_last_move(self) -> list[int]:
+        """Points emptied by the last ply's captures."""
+        if not self._undo_stack:
+            return []
+        return [j for j, _ in self._undo_stack[-1][1]]
