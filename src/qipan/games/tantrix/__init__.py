@@ -1,0 +1,23 @@
+"""Tantrix: the 56 tiles, the 2-4 player game and the solitaire puzzles (rules/tantrix.md)."""
+
+from ...core import GameSpec, Option, register
+from .rules import TantrixGame, TantrixState
+
+_OPTIONS = (
+    Option("setup", str, "casual", "casual: keep the start-order tile; tournament: return it before dealing",
+           choices=("casual", "tournament")),
+    Option("tiebreak", str, "draw", "tied players draw, or compare the second-best track",
+           choices=("draw", "second_best")),
+    Option("doubles", bool, False, "4 players in two teams; partners sit opposite and share a colour"),
+    Option("colours", str, "", "the players' colours in seat order, e.g. RY (default RYGB)"),
+)
+
+TANTRIX = GameSpec("tantrix", "Tantrix", "tantrix", TantrixGame, _OPTIONS, players=(2, 3, 4),
+                   description="Hexagonal tiles with coloured links; the longest line or loop of your colour wins")
+register(
+    TANTRIX,
+    TANTRIX.preset("tantrix-tournament", "Tantrix (tournament setup)", players=(2,), setup="tournament"),
+    TANTRIX.preset("tantrix-doubles", "Tantrix doubles", players=(4,), doubles=True),
+)
+
+__all__ = ["TantrixGame", "TantrixState"]

@@ -1,0 +1,385 @@
+"""The Tantrix game for 2-4 players (rules/tantrix.md 4.3-4.5).
+
+Every draw from the bag is a chance move (``+17``) so a record replays without the seed
+and no agent sees the bag order. A turn is a run of moves by the same player: forced fills
+(``F 33@2,-1r4``), one free placement (``12@-1,0r0``), forced fills again, each placement
+followed by the replacement draw while the bag has tiles."""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+
+from ...core import CHANCE, Game, IllegalMove, Move, Outcome, State
+from .hexgrid import DIRECTIONS, Cell, geometry_allows, neighbours
+from .notation import draw_move, parse_move, placement_move
+from .tiles import ALL_NUMBERS, ORIENTED, TILES
+from .tracks import best_tracks
+
+ORDER, DEAL, PLAY = "order", "deal", "play"
+FREE = 2
+
+
+class TantrixGame(Game):
+    id = "tantrix"
+    title = "Tantrix"
+    family = "tantrix"
+    players = (2, 3, 4)
+
+    def __init__(self, **options):
+        options.setdefault("setup", "casual")
+        options.setdefault("tiebreak", "draw")
+        options.setdefault("doubles", False)
+        options.setdefault("colours", "")
+        super().__init__(**options)
+
+    def colours_for(self, players: int) -> tuple[str, ...]:
+        """Each player's colour; in doubles partners (seats i and i + 2) share one."""
+        from ...core import QipanError
+
+        wanted = self.options["colours"].upper() or "RYGB"
+        teams = 2 if self.options["doubles"] else players
+        if self.options["doubles"] and players != 4:
+            raise QipanError("doubles is played by 4 players (two teams of two)")
+        if len(set(wanted)) != len(wanted) or set(wanted) - set("RYGB") or len(wanted) < teams:
+            raise QipanError(f"colours={wanted!r}: need {teams} different colours from R, Y, G, B")
+        return tuple(wanted[i % teams] for i in range(players))
+
+    def new_state(self, players: int, rng: random.Random) -> TantrixState:
+        # The bag is shuffled by chance moves, not here: the RNG is the driver's.
+        return TantrixState(self, players)
+
+    def parse(self, text: str, state: State) -> Move:
+        return parse_move(text, state)
+
+    def position(self, text: str) -> TantrixState:
+        from .position import read_position
+
+        return read_position(self, text)
+
+    def evaluate(self, state: State, player: int) -> float:
+        from .strategy import evaluate
+
+        return evaluate(state, player)
+
+    def order_moves(self, state: State, moves: list[Move]) -> list[Move]:
+        from .strategy import order_moves
+
+        return order_moves(state, moves)
+
+
+class TantrixState(State):
+    def __init__(self, game: TantrixGame, players: int, bag=ALL_NUMBERS):
+        super().__init__(game, players)
+        self.colours = game.colours_for(players)
+        self.board: dict[Cell, tuple[int, int]] = {}
+        #: Oriented edge string of every occupied cell.
+        self.edges: dict[Cell, str] = {}
+        #: Every space (empty cell next to a tile) -> number of occupied neighbours.
+        self.counts: dict[Cell, int] = {}
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.bag: set[int] = set(bag)
+        #: The start-order draw of each seat.
+        self.order_draws: list[int] = []
+        self.phase = ORDER
+        self.current = 0
+        self.step = 1
+        self.starter = 0
+        self.to_move = CHANCE
+        self.outcome = None
+        self._moves: list[Move] = self._draws()
+
+    # -- queries -----------------------------------------------------------------------
+    @property
+    def endgame(self) -> bool:
+        """The restrictions are lifted from the moment the last tile is drawn."""
+        return self.phase == PLAY and not self.bag
+
+    @property
+    def forced_spaces(self) -> list[Cell]:
+        return sorted(c for c, n in self.counts.items() if n >= 3)
+
+    @property
+    def draw_pending(self) -> bool:
+        return self.phase == PLAY and self.to_move == CHANCE
+
+    def legal_moves(self) -> list[Move]:
+        return list(self._moves)
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        if self.to_move != CHANCE:
+            return []
+        p = 1.0 / len(self._moves)
+        return [(m, p) for m in self._moves]
+
+    def check_legal(self, move: Move) -> None:
+        if move in self._moves:
+            return
+        from .notation import explain_illegal
+
+        raise IllegalMove(explain_illegal(self, move), move)
+
+    def scores(self) -> tuple[int, ...]:
+        best = {c: best_tracks(self.edges, c)[0] for c in set(self.colours)}
+        return tuple(best[c] for c in self.colours)
+
+    def key(self):
+        return (
+            frozenset(self.board.items()),
+            tuple(tuple(sorted(h)) for h in self.hands),
+            frozenset(self.bag),
+            tuple(self.order_draws),
+            self.phase,
+            self.current,
+            self.step,
+            self.to_move,
+        )
+
+    # -- legal placements --------------------------------------------------------------
+    def placements(self, player: int, forced: bool) -> list[Move]:
+        """The legal fills (``forced``) or free placements of ``player``'s hand."""
+        hand = sorted(set(self.hands[player]))
+        if not hand:
+            return []
+        edges, counts = self.edges, self.counts
+        restricted = not self.endgame
+        if not edges:
+            cells = [] if forced else [(0, 0)]
+        elif forced:
+            cells = self.forced_spaces
+        else:
+            # A space where some tile could legally go would have been a fill in step 1.
+            cells = sorted(c for c, n in counts.items() if n < 3)
+        out = []
+        for cell in cells:
+            if restricted and not geometry_allows(edges, counts, cell):
+                continue
+            required = []
+            for d, nb in enumerate(neighbours(cell)):
+                nb_edges = edges.get(nb)
+                if nb_edges is not None:
+                    required.append((d, nb_edges[(d + 3) % 6]))
+            doubled = self._doubled_colours(cell) if restricted else ()
+            for tile in hand:
+                for rot, oriented in enumerate(ORIENTED[tile]):
+                    if any(oriented[d] != colour for d, colour in required):
+                        continue
+                    if any(oriented[d] in colours for d, colours in doubled):
+                        continue
+                    out.append(placement_move(tile, cell, rot, forced))
+        return out
+
+    def _doubled_colours(self, cell: Cell) -> list[tuple[int, str]]:
+        """For R1: (direction, colours already leading twice into that neighbour) for each
+        empty neighbour of ``cell`` that a placement at ``cell`` would make forced."""
+        out = []
+        for d, nb in enumerate(neighbours(cell)):
+            if nb in self.edges or self.counts.get(nb, 0) + 1 < 3:
+                continue
+            seen: dict[str, int] = {}
+            for d2, nb2 in enumerate(neighbours(nb)):
+                e = self.edges.get(nb2)
+                if e is not None:
+                    colour = e[(d2 + 3) % 6]
+                    seen[colour] = seen.get(colour, 0) + 1
+            doubled = {c for c, k in seen.items() if k >= 2}
+            if doubled:
+                out.append((d, doubled))
+        return out
+
+    def _draws(self) -> list[Move]:
+        return [draw_move(t) for t in sorted(self.bag)]
+
+    # -- the turn machine --------------------------------------------------------------
+    def _control(self):
+        return (self.phase, self.current, self.step, self.starter, self.to_move, self.outcome, self._moves)
+
+    def _restore(self, control) -> None:
+        (self.phase, self.current, self.step, self.starter, self.to_move, self.outcome, self._moves) = control
+
+    def _advance(self) -> None:
+        """Settle who acts next from (current, step) in the play phase."""
+        while True:
+            p = self.current
+            if self.step != FREE:
+                fills = self.placements(p, forced=True)
+                if fills:
+                    self.to_move, self._moves = p, fills
+                    return
+                if self.step == 1:
+                    self.step = FREE
+                    continue
+                if not self.bag and not any(self.hands):
+                    self._finish("all tiles are placed")
+                    return
+                nxt = (p + 1) % self.num_players
+                while not self.hands[nxt]:  # players with empty hands skip their turns
+                    nxt = (nxt + 1) % self.num_players
+                self.current, self.step = nxt, 1
+                continue
+            if not self.hands[p]:
+                self.step = 3
+                continue
+            free = self.placements(p, forced=False)
+            if not free:
+                self.outcome = Outcome((), tuple(float(s) for s in self.scores()),
+                                       f"deadlock: player {p + 1} has no legal placement")
+                self.to_move, self._moves = None, []
+                return
+            self.to_move, self._moves = p, free
+            return
+
+    def _finish(self, reason: str) -> None:
+        scores = self.scores()
+        ranking = list(range(self.num_players))
+        top = max(scores)
+        winners = [p for p in ranking if scores[p] == top]
+        if len(set(self.colours[p] for p in winners)) > 1 and self.game.options["tiebreak"] == "second_best":
+            second = {c: best_tracks(self.edges, c)[1] for c in set(self.colours)}
+            best_second = max(second[self.colours[p]] for p in winners)
+            winners = [p for p in winners if second[self.colours[p]] == best_second]
+        if len(winners) == self.num_players:
+            winners = []
+        self.outcome = Outcome(tuple(winners), tuple(float(s) for s in scores), reason)
+        self.to_move, self._moves = None, []
+
+    def _apply(self, move: Move):
+        control = self._control()
+        if move.data[0] == "draw":
+            return self._apply_draw(move.data[1], control)
+        _, tile, cell, rot, forced = move.data
+        self._place(tile, cell, rot)
+        self.hands[self.current].remove(tile)
+        if not forced:
+            self.step = 3
+        if self.bag:
+            self.to_move, self._moves = CHANCE, self._draws()
+        else:
+            self._advance()
+        return ("place", tile, cell, control)
+
+    def _place(self, tile: int, cell: Cell, rot: int) -> None:
+        self.board[cell] = (tile, rot)
+        self.edges[cell] = ORIENTED[tile][rot]
+        self.counts.pop(cell, None)
+        for nb in neighbours(cell):
+            if nb not in self.edges:
+                self.counts[nb] = self.counts.get(nb, 0) + 1
+
+    def _unplace(self, cell: Cell) -> int:
+        tile, _ = self.board.pop(cell)
+        del self.edges[cell]
+        k = 0
+        for nb in neighbours(cell):
+            if nb in self.edges:
+                k += 1
+            else:
+                left = self.counts[nb] - 1
+                if left:
+                    self.counts[nb] = left
+                else:
+                    del self.counts[nb]
+        if k:
+            self.counts[cell] = k
+        return tile
+
+    def _apply_draw(self, tile: int, control):
+        if self.phase != PLAY:
+            saved = ([list(h) for h in self.hands], set(self.bag), list(self.order_draws))
+            self._setup_draw(tile)
+            return ("setup", saved, control)
+        self.bag.remove(tile)
+        insort(self.hands[self.current], tile)
+        self._advance()
+        return ("draw", tile, control)
+
+    def _setup_draw(self, tile: int) -> None:
+        self.bag.remove(tile)
+        n = self.num_players
+        if self.phase == ORDER:
+            self.order_draws.append(tile)
+            if self.game.options["setup"] == "casual":
+                self.hands[self.current].append(tile)
+            self.current += 1
+            if self.current < n:
+                self._moves = self._draws()
+                return
+            self.starter = max(range(n), key=lambda p: self.order_draws[p])
+            if self.game.options["setup"] == "tournament":
+                self.bag.update(self.order_draws)  # the start tiles go back into the bag
+            self.phase, self.current = DEAL, self.starter
+        else:
+            insort(self.hands[self.current], tile)
+        # Deal in seat order from the starter until every hand holds 6.
+        for i in range(n):
+            p = (self.starter + i) % n
+            if len(self.hands[p]) < 6:
+                self.current = p
+                self._moves = self._draws()
+                return
+        for h in self.hands:
+            h.sort()
+        self.phase, self.current, self.step = PLAY, self.starter, 1
+        self._advance()
+
+    def _revert(self, token) -> None:
+        kind = token[0]
+        if kind == "place":
+            _, tile, cell, control = token
+            self._restore(control)
+            self._unplace(cell)
+            insort(self.hands[self.current], tile)
+        elif kind == "draw":
+            _, tile, control = token
+            self._restore(control)
+            self.hands[self.current].remove(tile)
+            self.bag.add(tile)
+        else:
+            _, (hands, bag, order), control = token
+            self._restore(control)
+            # Copies: an earlier copy of this state may still hold the same token.
+            self.hands = [list(h) for h in hands]
+            self.bag, self.order_draws = set(bag), list(order)
+
+    # -- copies, text, pictures --------------------------------------------------------
+    def copy(self) -> TantrixState:
+        new = object.__new__(TantrixState)
+        new.__dict__.update(self.__dict__)
+        new.history = list(self.history)
+        new._undo_stack = list(self._undo_stack)
+        new.board = dict(self.board)
+        new.edges = dict(self.edges)
+        new.counts = dict(self.counts)
+        new.hands = [list(h) for h in self.hands]
+        new.bag = set(self.bag)
+        new.order_draws = list(self.order_draws)
+        return new
+
+    def view(self, player: int) -> TantrixState:
+        # Hands are open and the bag's order does not exist until a chance move draws.
+        return self.copy()
+
+    def text(self) -> str:
+        from .render import text
+
+        return text(self)
+
+    def svg(self) -> str:
+        from .render import svg
+
+        return svg(self)
+
+    def position(self) -> str:
+        from .position import write_position
+
+        return write_position(self)
+
+
+def neighbour_colour(edges: dict[Cell, str], cell: Cell, d: int) -> str | None:
+    """The colour the neighbour in direction d shows towards ``cell`` (None if empty)."""
+    dq, dr = DIRECTIONS[d]
+    e = edges.get((cell[0] + dq, cell[1] + dr))
+    return None if e is None else e[(d + 3) % 6]
+
+
+__all__ = ["TILES", "TantrixGame", "TantrixState", "neighbour_colour"]
