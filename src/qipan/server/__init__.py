@@ -1,0 +1,15 @@
+"""The qipan server: play any registered game over HTTP and WebSocket, with bots,
+clocks and storage in SQLite (default) or PostgreSQL. See docs/server.md."""
+
+from __future__ import annotations
+
+from .app import create_app
+
+__all__ = ["create_app", "run"]
+
+
+def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, log_level: str = "info") -> None:
+    """Serve the app with uvicorn until interrupted (``qipan serve``)."""
+    import uvicorn
+
+    uvicorn.run(create_app(db), host=host, port=port, log_level=log_level, ws_max_size=1 << 20)

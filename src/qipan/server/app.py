@@ -1,0 +1,238 @@
+"""The HTTP + WebSocket API and the static front-end.
+
+Errors are JSON ``{"error": "..."}`` with a 4xx status: 400 bad input (malformed JSON,
+unknown game or option, text that is no move, an illegal move), 401 no or wrong token,
+403 not your turn / not allowed, 404 unknown game id, 409 stale ply or wrong game phase."""
+
+from __future__ import annotations
+
+import json
+import logging
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from .. import agents as _agents
+from ..core import specs
+from .errors import ApiError
+from .manager import Connection, Manager
+from .session import hides_information
+from .storage import Storage
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+log = logging.getLogger("qipan.server")
+
+
+def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
+    """The app; ``db_url`` is a SQLAlchemy URL (SQLite by default, or PostgreSQL)."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        storage = Storage(db_url)
+        manager = Manager(storage, bot_workers=bot_workers)
+        app.state.manager = manager
+        await manager.start()
+        try:
+            yield
+        finally:
+            await manager.stop()
+            storage.close()
+
+    app = FastAPI(title="qipan", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
+
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+    def manager(request: Request) -> Manager:
+        return request.app.state.manager
+
+    # -- registry ----------------------------------------------------------------------
+    @app.get("/api/specs")
+    async def get_specs() -> dict:
+        agents = [{"name": a.name, "description": a.description,
+                   "families": list(a.families) if a.families else None} for a in _agents.agent_specs()]
+        return {"games": [s.to_dict() for s in specs()], "agents": agents}
+
+    # -- games -------------------------------------------------------------------------
+    @app.post("/api/games", status_code=201)
+    async def create_game(request: Request) -> dict:
+        data = await _body(request)
+        session, tickets = manager(request).create(data)
+        for t in tickets:
+            t["invite"] = f"/g/{session.id}#seat={t['seat']}&token={t['token']}"
+        return {"id": session.id, "seats": tickets, "state": session.describe()}
+
+    @app.get("/api/games")
+    async def list_games(request: Request, status: str | None = None, limit: int = 30, ids: str | None = None):
+        if status not in (None, "open", "active", "over"):
+            raise ApiError(400, "status must be open, active or over")
+        limit = max(1, min(limit, 200))
+        id_list = [i for i in ids.split(",") if i] if ids else None
+        return {"games": manager(request).list(status, limit, id_list)}
+
+    @app.get("/api/games/{game_id}")
+    async def get_game(request: Request, game_id: str) -> dict:
+        session = manager(request).get(game_id)
+        seat = session.seat_of(_token(request))
+        return {**session.describe(seat), "you": seat}
+
+    @app.post("/api/games/{game_id}/join")
+    async def join(request: Request, game_id: str) -> dict:
+        data = await _body(request, allow_empty=True)
+        return manager(request).join(game_id, _token(request), data.get("seat"), data.get("name"))
+
+    @app.post("/api/games/{game_id}/move")
+    async def move(request: Request, game_id: str) -> dict:
+        data = await _body(request)
+        session = manager(request).move(game_id, _token(request), data.get("move"), data.get("ply"))
+        return session.describe(session.seat_of(_token(request)))
+
+    @app.post("/api/games/{game_id}/resign")
+    async def resign(request: Request, game_id: str) -> dict:
+        return manager(request).resign(game_id, _token(request)).describe()
+
+    @app.post("/api/games/{game_id}/draw")
+    async def draw(request: Request, game_id: str) -> dict:
+        data = await _body(request, allow_empty=True)
+        return manager(request).draw(game_id, _token(request), data.get("action", "offer")).describe()
+
+    @app.post("/api/games/{game_id}/undo")
+    async def undo(request: Request, game_id: str) -> dict:
+        data = await _body(request, allow_empty=True)
+        return manager(request).undo(game_id, _token(request), data.get("action", "offer")).describe()
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(request: Request, game_id: str, format: str = "json") -> Response:
+        session = manager(request).get(game_id)
+        rec = session.record()
+        if format == "json":
+            body, media, suffix = rec.to_json() + "\n", "application/json", "json"
+        elif format == "pgn":
+            body, media, suffix = rec.to_pgn(), "text/plain; charset=utf-8", "pgn"
+        else:
+            raise ApiError(400, "format must be json or pgn")
+        name = f"{session.stored.game}-{session.id}.{suffix}"
+        return Response(body, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    @app.get("/api/games/{game_id}/position")
+    async def position(request: Request, game_id: str, ply: int) -> dict:
+        """The board after the first ``ply`` moves, for the replay viewer."""
+        session = manager(request).get(game_id)
+        if not 0 <= ply <= session.state.ply:
+            raise ApiError(400, f"ply must be between 0 and {session.state.ply}")
+        if session.status != "over" and hides_information(session.state):
+            raise ApiError(403, "this game hides information: replay it when it is over")
+        state = session.state.copy()
+        while state.ply > ply:
+            state.undo()
+        return {"ply": ply, "svg": state.svg(), "text": state.text(),
+                "move": session.state.history[ply - 1].text if ply else None}
+
+    # -- WebSocket ---------------------------------------------------------------------
+    @app.websocket("/ws/games/{game_id}")
+    async def game_socket(ws: WebSocket, game_id: str) -> None:
+        mgr: Manager = ws.app.state.manager
+        await ws.accept()
+        token = ws.query_params.get("token")
+        try:
+            session = mgr.get(game_id)
+            seat = session.seat_of(token)
+        except ApiError as exc:
+            await ws.send_text(json.dumps({"type": "error", "status": exc.status, "error": exc.message}))
+            await ws.close(code=4000 + exc.status)
+            return
+        conn = Connection(ws.send_text, seat)
+        mgr.subscribe(game_id, conn)
+        try:
+            await ws.send_text(json.dumps({"type": "hello", "seat": seat}))
+            await ws.send_text(json.dumps(session.describe(seat), ensure_ascii=False))
+            if seat is not None:
+                mgr._spawn(mgr.broadcast(session))  # others see this seat come online
+            while True:
+                raw = await ws.receive_text()
+                reply = _ws_action(mgr, game_id, token, raw)
+                if reply is not None:
+                    await ws.send_text(json.dumps(reply))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            mgr.unsubscribe(game_id, conn)
+
+    # -- front-end ---------------------------------------------------------------------
+    app.mount("/static", StaticFiles(directory=WEB), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> FileResponse:
+        return FileResponse(WEB / "index.html")
+
+    @app.get("/g/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> FileResponse:
+        return FileResponse(WEB / "game.html")
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str) -> FileResponse:
+        return FileResponse(WEB / "game.html")
+
+    @app.get("/healthz", include_in_schema=False)
+    async def health() -> PlainTextResponse:
+        return PlainTextResponse("ok")
+
+    return app
+
+
+def _ws_action(mgr: Manager, game_id: str, token: str | None, raw: str) -> dict | None:
+    """Run one client message; returns an error or acknowledgement for the sender."""
+    request_id = None
+    try:
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise ApiError(400, f"malformed JSON: {exc}") from exc
+        if not isinstance(data, dict):
+            raise ApiError(400, "send a JSON object such as {\"type\": \"move\", \"move\": \"d2\", \"ply\": 0}")
+        request_id = data.get("id")
+        kind = data.get("type")
+        if kind == "ping":
+            return {"type": "pong", "id": request_id}
+        if not token and kind in ("move", "resign", "draw", "undo"):
+            raise ApiError(401, "spectators cannot act: connect with a seat's token")
+        if kind == "move":
+            mgr.move(game_id, token, data.get("move"), data.get("ply"))
+        elif kind == "resign":
+            mgr.resign(game_id, token)
+        elif kind == "draw":
+            mgr.draw(game_id, token, data.get("action", "offer"))
+        elif kind == "undo":
+            mgr.undo(game_id, token, data.get("action", "offer"))
+        else:
+            raise ApiError(400, "type must be move, resign, draw, undo or ping")
+        return {"type": "ok", "id": request_id}
+    except ApiError as exc:
+        return {"type": "error", "status": exc.status, "error": exc.message, "id": request_id}
+
+
+def _token(request: Request) -> str | None:
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip() or None
+    return request.query_params.get("token") or None
+
+
+async def _body(request: Request, allow_empty: bool = False) -> dict[str, Any]:
+    raw = await request.body()
+    if not raw.strip():
+        if allow_empty:
+            return {}
+        raise ApiError(400, "the request needs a JSON body")
+    try:
+        data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ApiError(400, f"malformed JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ApiError(400, "the body must be a JSON object")
+    return data

@@ -1,0 +1,457 @@
+"""The game manager: creates, loads and changes live games, persists every change,
+runs bots off the event loop, enforces clocks and real-time ticks, and tells every
+connected client. All state changes happen on the event loop thread, between awaits,
+so a game never sees two changes at once."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from .. import agents as _agents
+from ..core import CHANCE, OptionError, QipanError, load, spec
+from .clock import Clock, ClockError
+from .errors import ApiError
+from .session import Session, bot_limits, hides_information, new_game_id, new_token
+from .storage import StaleMove, Storage, StoredGame, StoredMove
+
+log = logging.getLogger("qipan.server")
+
+MAX_NAME = 40
+
+
+class Connection:
+    """A client listening to one game: a seat's player or a spectator (seat None)."""
+
+    def __init__(self, send, seat: int | None):
+        self.send = send
+        self.seat = seat
+
+
+class Manager:
+    def __init__(self, storage: Storage, bot_workers: int = 2):
+        self.storage = storage
+        self.sessions: dict[str, Session] = {}
+        self.listeners: dict[str, set[Connection]] = {}
+        self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.pool = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="qipan-bot")
+        self.tasks: set[asyncio.Task] = set()
+
+    # -- lifecycle ---------------------------------------------------------------------
+    async def start(self) -> None:
+        """Resume every unfinished game: replay it, restart its clock, wake its bots."""
+        now = time.time()
+        for game_id in self.storage.unfinished_ids():
+            try:
+                session = self.get(game_id)
+            except Exception:  # a game whose rules changed must not stop the server
+                log.exception("cannot resume game %s", game_id)
+                continue
+            if session.clock and session.clock.running is not None:
+                # Time does not run while the server is down.
+                session.clock.since = now
+            self._after_change(session)
+
+    async def stop(self) -> None:
+        for handle in self.timers.values():
+            handle.cancel()
+        for task in list(self.tasks):
+            task.cancel()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    # -- look-up -----------------------------------------------------------------------
+    def get(self, game_id: str) -> Session:
+        session = self.sessions.get(game_id)
+        if session is None:
+            stored = self.storage.get_game(game_id)
+            if stored is None:
+                raise ApiError(404, f"there is no game {game_id!r}")
+            session = Session.restore(stored)
+            self.sessions[game_id] = session
+        return session
+
+    def list(self, status: str | None, limit: int, ids: list[str] | None = None) -> list[dict]:
+        if ids:
+            out = []
+            for game_id in ids[:limit]:
+                try:
+                    out.append(self.get(game_id).summary())
+                except ApiError:
+                    continue
+            return out
+        stored = self.storage.list_games(status=status, limit=limit, public_only=True)
+        return [self.get(g.id).summary() for g in stored]
+
+    # -- create and join ---------------------------------------------------------------
+    def create(self, data: dict) -> tuple[Session, list[dict]]:
+        name = data.get("game")
+        if not isinstance(name, str) or not name:
+            raise ApiError(400, "say which game to play: {\"game\": \"<id>\"}")
+        options = data.get("options") or {}
+        if not isinstance(options, dict):
+            raise ApiError(400, "options must be an object")
+        try:
+            game_spec = spec(name)
+            game = load(game_spec.id, **options)
+        except (OptionError, QipanError) as exc:
+            raise ApiError(400, str(exc)) from exc
+        players = data.get("players", game_spec.players[0])
+        if isinstance(players, bool) or not isinstance(players, int) or players not in game_spec.players:
+            allowed = ", ".join(map(str, game_spec.players))
+            raise ApiError(400, f"{game_spec.title} is played by {allowed} players, not {players!r}")
+        seed = data.get("seed")
+        if seed is None:
+            seed = random.randrange(2**31)
+        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**62:
+            raise ApiError(400, "seed must be a non-negative whole number")
+        seats = self._seats(data.get("seats"), players)
+        clock = None
+        if data.get("clock"):
+            if not isinstance(data["clock"], dict):
+                raise ApiError(400, "clock must be an object such as {\"mode\": \"total\", \"initial\": 300}")
+            try:
+                clock = Clock.from_request(data["clock"], players)
+            except ClockError as exc:
+                raise ApiError(400, str(exc)) from exc
+        public = data.get("public", True)
+        if not isinstance(public, bool):
+            raise ApiError(400, "public must be true or false")
+        try:
+            state = game.new(players=players, seed=seed)
+        except QipanError as exc:
+            raise ApiError(400, str(exc)) from exc
+        status = "active" if all(s["joined"] for s in seats) else "open"
+        stored = StoredGame(new_game_id(), game_spec.id, dict(game.options), players, seed, status, public,
+                            seats, clock.to_dict() if clock else None)
+        session = Session(stored, game, state, clock)
+        opening = session.resolve_chance()
+        self.storage.create_game(stored)
+        if opening:
+            self._persist(session, 0, opening)
+        self.sessions[stored.id] = session
+        self._after_change(session, persist=True)
+        tickets = [{"seat": i, "token": s["token"], "joined": s["joined"]}
+                   for i, s in enumerate(seats) if s["kind"] == "human"]
+        return session, tickets
+
+    def _seats(self, raw: Any, players: int) -> list[dict]:
+        if raw is None:
+            raw = [{"kind": "human"} for _ in range(players)]
+        if not isinstance(raw, list) or len(raw) != players:
+            raise ApiError(400, f"seats must be a list of {players} seats")
+        known = {a.name for a in _agents.agent_specs()}
+        seats = []
+        for i, s in enumerate(raw):
+            if not isinstance(s, dict):
+                raise ApiError(400, f"seat {i + 1} must be an object")
+            kind = s.get("kind", "human")
+            name = _name(s.get("name"))
+            if kind == "human":
+                seats.append({"kind": "human", "name": name, "token": new_token(), "joined": bool(s.get("join"))})
+            elif kind == "bot":
+                agent = s.get("agent", "random")
+                if agent not in known:
+                    raise ApiError(400, f"unknown agent {agent!r}; known agents: {', '.join(sorted(known))}")
+                limits = bot_limits(s.get("limits"))
+                try:
+                    _agents.load(agent, **limits)
+                except (OptionError, QipanError) as exc:
+                    raise ApiError(400, str(exc)) from exc
+                seats.append({"kind": "bot", "name": name or agent, "agent": agent, "limits": limits,
+                              "joined": True})
+            else:
+                raise ApiError(400, f"seat {i + 1}: kind must be 'human' or 'bot', not {kind!r}")
+        return seats
+
+    def join(self, game_id: str, token: str | None, seat: Any, name: Any) -> dict:
+        session = self.get(game_id)
+        name = _name(name)
+        if token:
+            index = session.require_seat(token)
+        else:
+            if session.status != "open":
+                raise ApiError(409, "this game has no free seat")
+            if not session.stored.public:
+                raise ApiError(403, "this game is private: join it through its invite link")
+            free = [i for i in session.human_seats() if not session.seats[i]["joined"]]
+            if seat is not None:
+                if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < session.stored.players:
+                    raise ApiError(400, f"seat must be a number from 0 to {session.stored.players - 1}")
+                if seat not in free:
+                    raise ApiError(409, f"seat {seat + 1} is not free")
+                free = [seat]
+            if not free:
+                raise ApiError(409, "this game has no free seat")
+            index = free[0]
+        entry = session.seats[index]
+        entry["joined"] = True
+        if name:
+            entry["name"] = name
+        if session.status == "open" and all(s["joined"] for s in session.seats):
+            session.stored.status = "active"
+        self._after_change(session, persist=True)
+        return {"seat": index, "token": entry["token"]}
+
+    # -- actions -----------------------------------------------------------------------
+    def move(self, game_id: str, token: str | None, text: Any, ply: Any) -> Session:
+        session = self.get(game_id)
+        seat = session.require_seat(token)
+        if not isinstance(text, str) or not text.strip():
+            raise ApiError(400, "send the move as notation text: {\"move\": \"d2\", \"ply\": 0}")
+        if ply is not None and (isinstance(ply, bool) or not isinstance(ply, int)):
+            raise ApiError(400, "ply must be a whole number (the number of moves played so far)")
+        session.require_active()
+        if self._check_time(session):
+            raise ApiError(409, f"the game is over ({session.result.reason})")
+        if ply is not None and ply != session.state.ply:
+            raise ApiError(409, f"stale move: it was sent for ply {ply} but the game is at ply {session.state.ply}")
+        if session.state.to_move != seat:
+            raise ApiError(403, f"it is not your turn: {session.name(session.state.to_move)} is to move")
+        self._play(session, seat, text)
+        return session
+
+    def _play(self, session: Session, seat: int, text: str) -> None:
+        first = session.state.ply
+        played = session.play(seat, text, time.time())
+        try:
+            self._persist(session, first, played)
+        except StaleMove as exc:
+            session.take_back(len(played))
+            raise ApiError(409, f"stale move: {exc}") from exc
+        session.offers = {"draw": set(), "undo": set(), "undo_to": None}
+        self._after_change(session)
+
+    def resign(self, game_id: str, token: str | None) -> Session:
+        session = self.get(game_id)
+        seat = session.require_seat(token)
+        session.require_active()
+        session.finish(session.others_win(seat, f"{session.name(seat)} resigned"))
+        self._after_change(session, persist=True)
+        return session
+
+    def draw(self, game_id: str, token: str | None, action: Any) -> Session:
+        session = self.get(game_id)
+        seat = session.require_seat(token)
+        session.require_active()
+        offers = session.offers["draw"]
+        if action in ("offer", "accept"):
+            offers.add(seat)
+            bots = [i for i, s in enumerate(session.seats) if s["kind"] == "bot"]
+            if bots:
+                offers.clear()
+                raise ApiError(409, "bots do not agree to draws; resign or play on")
+            if set(session.human_seats()) <= offers:
+                session.finish(_draw(session, "draw agreed"))
+        elif action == "decline":
+            offers.clear()
+        else:
+            raise ApiError(400, "action must be 'offer', 'accept' or 'decline'")
+        self._after_change(session, persist=True)
+        return session
+
+    def undo(self, game_id: str, token: str | None, action: Any) -> Session:
+        """Take back moves by agreement: to just before the asking seat's last move.
+        Bots always agree."""
+        session = self.get(game_id)
+        seat = session.require_seat(token)
+        session.require_active()
+        offers = session.offers
+        if action == "decline":
+            offers["undo"].clear()
+            offers["undo_to"] = None
+        elif action in ("offer", "accept"):
+            if offers["undo_to"] is None:
+                mine = [m.ply for m in session.stored.moves if m.player == seat]
+                if not mine:
+                    raise ApiError(409, "you have no move to take back")
+                offers["undo_to"] = mine[-1]
+            offers["undo"].add(seat)
+            if set(session.human_seats()) <= offers["undo"]:
+                keep = offers["undo_to"]
+                session.take_back(session.state.ply - keep)
+                session.stored.moves = session.stored.moves[:keep]
+                session.offers = {"draw": set(), "undo": set(), "undo_to": None}
+                session.epoch += 1
+                self.storage.truncate_moves(session.id, keep, clock=_clock(session))
+        else:
+            raise ApiError(400, "action must be 'offer', 'accept' or 'decline'")
+        self._after_change(session, persist=True)
+        return session
+
+    # -- after every change ------------------------------------------------------------
+    def _persist(self, session: Session, first: int, played: list[StoredMove]) -> None:
+        if session.state.outcome is not None and session.result is None:
+            session.finish(session.state.outcome)
+        self.storage.append_moves(session.id, first, played, status=session.status,
+                                  result=_result(session), clock=_clock(session))
+        session.stored.moves.extend(played)
+        session.epoch += 1
+
+    def _after_change(self, session: Session, persist: bool = False) -> None:
+        """Restart the clock, schedule bots and timers, save and tell the listeners."""
+        now = time.time()
+        if session.state.outcome is not None and session.result is None:
+            session.finish(session.state.outcome)
+            persist = True
+        if session.clock:
+            to_move = session.state.to_move
+            if session.status == "active" and to_move is not None and to_move != CHANCE:
+                if session.clock.running != to_move:
+                    session.clock.start(to_move, now)
+                    persist = True
+            elif session.clock.running is not None:
+                session.clock.start(None, now)
+                persist = True
+        if persist:
+            self.storage.update_game(session.id, status=session.status, seats=session.seats,
+                                     result=_result(session), clock=_clock(session))
+        self._schedule_timer(session, now)
+        self._schedule_bot(session)
+        self._spawn(self.broadcast(session))
+
+    def _check_time(self, session: Session) -> bool:
+        """End the game if the seat to move has run out of time."""
+        if session.status != "active" or session.clock is None:
+            return False
+        seat = session.clock.flagged(time.time())
+        if seat is None:
+            return False
+        session.finish(session.others_win(seat, f"{session.name(seat)} ran out of time"))
+        self._after_change(session, persist=True)
+        return True
+
+    def _schedule_timer(self, session: Session, now: float) -> None:
+        """One timer per game: at the clock's deadline, or at the next real-time tick."""
+        old = self.timers.pop(session.id, None)
+        if old:
+            old.cancel()
+        if session.status != "active":
+            return
+        deadlines = []
+        if session.clock and session.clock.deadline() is not None:
+            deadlines.append(session.clock.deadline())
+        tick = session.realtime_tick
+        to_move = session.state.to_move
+        if tick and to_move is not None and to_move >= 0 and session.seats[to_move]["kind"] == "human":
+            deadlines.append(now + tick)
+        if not deadlines:
+            return
+        delay = max(0.0, min(deadlines) - now)
+        loop = asyncio.get_running_loop()
+        epoch = session.epoch
+        self.timers[session.id] = loop.call_later(delay + 0.001, self._on_timer, session, epoch)
+
+    def _on_timer(self, session: Session, epoch: int) -> None:
+        self.timers.pop(session.id, None)
+        if self._check_time(session) or session.epoch != epoch or session.status != "active":
+            return
+        tick = session.realtime_tick
+        seat = session.state.to_move
+        if tick and seat is not None and seat >= 0:
+            # The seat let a tick pass: the server plays its idle move for it.
+            idle = getattr(session.game, "realtime_idle_move", "-")
+            try:
+                self._play(session, seat, idle)
+                return
+            except ApiError as exc:
+                log.warning("game %s: cannot play the idle move %r: %s", session.id, idle, exc.message)
+        self._schedule_timer(session, time.time())
+
+    def _schedule_bot(self, session: Session) -> None:
+        seat = session.state.to_move
+        if session.status != "active" or session.bot_thinking or seat is None or seat < 0:
+            return
+        if session.seats[seat]["kind"] != "bot":
+            return
+        session.bot_thinking = True
+        self._spawn(self._bot_move(session, seat, session.epoch))
+
+    async def _bot_move(self, session: Session, seat: int, epoch: int) -> None:
+        state = session.state.view(seat) if hides_information(session.state) else session.state.copy()
+        loop = asyncio.get_running_loop()
+        try:
+            agent = session.agent(seat)
+            move = await loop.run_in_executor(self.pool, agent.choose, state)
+            text = move.text
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %s: the bot in seat %d failed; it plays a random move", session.id, seat)
+            text = random.Random(epoch).choice(session.state.legal_moves()).text
+        finally:
+            session.bot_thinking = False
+        if session.epoch != epoch or session.status != "active" or session.state.to_move != seat:
+            self._schedule_bot(session)  # the position changed meanwhile (undo, resignation)
+            return
+        if self._check_time(session):
+            return
+        try:
+            self._play(session, seat, text)
+        except ApiError as exc:
+            log.error("game %s: the bot's move %r was rejected: %s", session.id, text, exc.message)
+
+    # -- listeners ---------------------------------------------------------------------
+    def subscribe(self, game_id: str, conn: Connection) -> Session:
+        session = self.get(game_id)
+        self.listeners.setdefault(game_id, set()).add(conn)
+        if conn.seat is not None:
+            session.online[conn.seat] = session.online.get(conn.seat, 0) + 1
+        return session
+
+    def unsubscribe(self, game_id: str, conn: Connection) -> None:
+        self.listeners.get(game_id, set()).discard(conn)
+        session = self.sessions.get(game_id)
+        if session and conn.seat is not None:
+            session.online[conn.seat] = max(0, session.online.get(conn.seat, 0) - 1)
+            self._spawn(self.broadcast(session))
+
+    async def broadcast(self, session: Session) -> None:
+        conns = list(self.listeners.get(session.id, ()))
+        if not conns:
+            return
+        now = time.time()
+        hidden = hides_information(session.state)
+        texts: dict[int | None, str] = {}
+        for conn in conns:
+            viewer = conn.seat if hidden else None
+            if viewer not in texts:
+                texts[viewer] = json.dumps(session.describe(viewer, now), ensure_ascii=False)
+            try:
+                await conn.send(texts[viewer])
+            except Exception:  # a closed socket; its handler unsubscribes it
+                self.listeners.get(session.id, set()).discard(conn)
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+
+def _name(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ApiError(400, "a name must be text")
+    value = " ".join(value.split())
+    if len(value) > MAX_NAME:
+        raise ApiError(400, f"a name has at most {MAX_NAME} characters")
+    return value or None
+
+
+def _draw(session: Session, reason: str):
+    from ..core import Outcome
+
+    return Outcome.draw(session.stored.players, reason)
+
+
+def _result(session: Session) -> dict | None:
+    return session.result.to_dict() if session.result else None
+
+
+def _clock(session: Session) -> dict | None:
+    return session.clock.to_dict() if session.clock else None

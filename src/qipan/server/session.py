@@ -1,0 +1,266 @@
+"""One live game on the server: the rules' state, the seats, offers, clock and result,
+and how it is described to clients. No I/O here: the manager persists and broadcasts."""
+
+from __future__ import annotations
+
+import hmac
+import random
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import agents as _agents
+from ..core import CHANCE, Game, Outcome, QipanError, State, load, resolve_chance
+from ..records import Record
+from .clock import Clock
+from .errors import ApiError
+from .storage import StoredGame, StoredMove
+
+LIMIT_NAMES = ("time", "iterations", "depth", "seed")
+MAX_BOT_SECONDS = 60.0
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
+def bot_limits(limits: Any) -> dict:
+    """Validated agent limits from a request (time, iterations, depth, seed)."""
+    if limits is None:
+        return {}
+    if not isinstance(limits, dict):
+        raise ApiError(400, "bot limits must be an object such as {\"time\": 1.0}")
+    out = {}
+    for name, value in limits.items():
+        if name not in LIMIT_NAMES:
+            raise ApiError(400, f"unknown bot limit {name!r}; limits are {', '.join(LIMIT_NAMES)}")
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ApiError(400, f"bot limit {name} must be a number")
+        if name != "time" and not float(value).is_integer():
+            raise ApiError(400, f"bot limit {name} must be a whole number")
+        out[name] = float(value) if name == "time" else int(value)
+    if out.get("time", 0) > MAX_BOT_SECONDS:
+        raise ApiError(400, f"bot time limit is at most {MAX_BOT_SECONDS:g} seconds")
+    return out
+
+
+def hides_information(state: State) -> bool:
+    """True if the game overrides ``State.view`` (so each seat gets its own view)."""
+    return type(state).view is not State.view
+
+
+@dataclass
+class Session:
+    stored: StoredGame
+    game: Game
+    state: State
+    clock: Clock | None = None
+    #: The final result: the rules' outcome or a meta result (resignation, agreement, time).
+    result: Outcome | None = None
+    offers: dict = field(default_factory=lambda: {"draw": set(), "undo": set(), "undo_to": None})
+    #: Bumped whenever the position changes (move or undo): stale bot results are dropped.
+    epoch: int = 0
+    spent: list[float | None] = field(default_factory=list)
+    agents: dict[int, Any] = field(default_factory=dict)
+    bot_thinking: bool = False
+    online: dict[int, int] = field(default_factory=dict)
+    _cache: dict = field(default_factory=dict)
+
+    # -- construction ------------------------------------------------------------------
+    @classmethod
+    def restore(cls, stored: StoredGame) -> Session:
+        """Rebuild a game from storage by replaying its moves through the rules."""
+        game = load(stored.game, **stored.options)
+        state = game.new(players=stored.players, seed=stored.seed)
+        for m in stored.moves:
+            state.play(m.text)
+        session = cls(stored, game, state)
+        session.spent = [m.spent for m in stored.moves]
+        if stored.clock:
+            session.clock = Clock.from_dict(stored.clock)
+        if stored.result:
+            session.result = Outcome.from_dict(stored.result)
+        elif state.outcome is not None:
+            session.result = state.outcome
+        return session
+
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    @property
+    def seats(self) -> list[dict]:
+        return self.stored.seats
+
+    @property
+    def status(self) -> str:
+        return self.stored.status
+
+    @property
+    def realtime_tick(self) -> float | None:
+        """Seconds per tick for real-time games (``game.realtime_tick_seconds``)."""
+        tick = getattr(self.game, "realtime_tick_seconds", None)
+        return float(tick) if isinstance(tick, int | float) and tick > 0 else None
+
+    # -- seats -------------------------------------------------------------------------
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a bearer token belongs to (None for none)."""
+        if not token:
+            return None
+        for i, seat in enumerate(self.seats):
+            if seat.get("token") and hmac.compare_digest(seat["token"], token):
+                return i
+        raise ApiError(401, "this token is not a seat of this game")
+
+    def require_seat(self, token: str | None) -> int:
+        seat = self.seat_of(token)
+        if seat is None:
+            raise ApiError(401, "this action needs a seat's token (Authorization: Bearer <token>)")
+        return seat
+
+    def human_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s["kind"] == "human"]
+
+    def name(self, seat: int) -> str:
+        s = self.seats[seat]
+        return s.get("name") or (s.get("agent") if s["kind"] == "bot" else None) or f"player {seat + 1}"
+
+    def agent(self, seat: int):
+        if seat not in self.agents:
+            s = self.seats[seat]
+            limits = dict(s.get("limits") or {})
+            limits.setdefault("seed", (self.stored.seed * 31 + seat) % 2**31)
+            self.agents[seat] = _agents.load(s["agent"], **limits)
+        return self.agents[seat]
+
+    # -- play --------------------------------------------------------------------------
+    def require_active(self) -> None:
+        if self.status == "open":
+            raise ApiError(409, "the game has not started: waiting for every seat to be taken")
+        if self.status == "over":
+            raise ApiError(409, f"the game is over ({self.result.reason if self.result else 'finished'})")
+
+    def resolve_chance(self) -> list[StoredMove]:
+        """Play every pending chance move with an RNG seeded by the game seed and the ply,
+        so the same game gets the same draws even across restarts."""
+        played = []
+        while self.state.outcome is None and self.state.to_move == CHANCE:
+            rng = random.Random(f"{self.stored.seed}:{self.state.ply}")
+            move = resolve_chance(self.state, rng)
+            played.append(StoredMove(self.state.ply - 1, move.text, CHANCE, None))
+            self.spent.append(None)
+        return played
+
+    def play(self, seat: int, text: str, now: float) -> list[StoredMove]:
+        """Play ``seat``'s move (notation), then any chance moves. Raises ApiError (400)
+        for text that is no move or an illegal one; the state is then unchanged."""
+        try:
+            move = self.game.parse(text, self.state)
+            self.state.play(move)
+        except QipanError as exc:
+            raise ApiError(400, str(exc)) from exc
+        spent = self.clock.stop(now) if self.clock else None
+        self.spent.append(spent)
+        played = [StoredMove(self.state.ply - 1, move.text, seat, spent)]
+        played += self.resolve_chance()
+        return played
+
+    def take_back(self, count: int) -> None:
+        for _ in range(count):
+            self.state.undo()
+            self.spent.pop()
+
+    def finish(self, outcome: Outcome) -> None:
+        self.result = outcome
+        self.stored.status = "over"
+        if self.clock:
+            self.clock.start(None, time.time())
+
+    def others_win(self, seat: int, reason: str) -> Outcome:
+        others = [i for i in range(self.stored.players) if i != seat]
+        return Outcome.win(others, self.stored.players, reason)
+
+    # -- description -------------------------------------------------------------------
+    def summary(self) -> dict:
+        """A short description for game lists."""
+        return {
+            "id": self.id, "game": self.stored.game, "title": self.game.title, "players": self.stored.players,
+            "status": self.status, "ply": self.state.ply, "to_move": self._to_move(),
+            "seats": self._seats(), "result": self._result(), "updated": self.stored.updated,
+        }
+
+    def describe(self, viewer: int | None = None, now: float | None = None) -> dict:
+        """The full state for a client. ``viewer`` matters only for hidden information."""
+        now = time.time() if now is None else now
+        state = self.state
+        hidden = hides_information(state)
+        shown = state.view(viewer) if hidden and viewer is not None else state
+        key = (self.epoch, len(state.history), self.status, viewer if hidden else None)
+        cached = self._cache.get("board")
+        if cached is None or cached[0] != key:
+            legal = []
+            if self.status == "active" and (not hidden or viewer == state.to_move):
+                legal = [{"text": m.text, "path": list(m.path)} for m in state.legal_moves()]
+            cached = (key, _safe(shown.svg), _safe(shown.text), legal)
+            self._cache["board"] = cached
+        _, svg, text, legal = cached
+        return {
+            "type": "state",
+            "id": self.id, "game": self.stored.game, "title": self.game.title, "family": self.game.family,
+            "options": self.stored.options, "players": self.stored.players, "status": self.status,
+            "public": self.stored.public, "seats": self._seats(), "ply": state.ply, "to_move": self._to_move(),
+            "moves": [{"text": m.text, "player": p} for m, p in zip(state.history, self._movers(), strict=True)],
+            "svg": svg, "text": text, "legal": legal, "result": self._result(),
+            "clock": self.clock.snapshot(now) if self.clock else None,
+            "offers": {"draw": sorted(self.offers["draw"]), "undo": sorted(self.offers["undo"])},
+            "realtime": self.realtime_tick, "bot_thinking": self.bot_thinking,
+        }
+
+    def record(self) -> Record:
+        from datetime import datetime, timezone
+
+        def iso(t: float) -> str:
+            return datetime.fromtimestamp(t, timezone.utc).replace(microsecond=0).isoformat()
+
+        rec = Record.from_state(self.state, names=[self.name(i) for i in range(self.stored.players)])
+        rec.result = self.result
+        rec.started = iso(self.stored.created)
+        rec.ended = iso(self.stored.updated) if self.status == "over" else None
+        if any(s is not None for s in self.spent):
+            rec.times = [round(s, 3) if s is not None else 0.0 for s in self.spent]
+        rec.tags["Site"] = "qipan server"
+        rec.tags["GameId"] = self.id
+        return rec
+
+    def _to_move(self) -> int | None:
+        return self.state.to_move if self.status == "active" else None
+
+    def _movers(self) -> list[int]:
+        return [m.player for m in self.stored.moves]
+
+    def _seats(self) -> list[dict]:
+        out = []
+        for i, s in enumerate(self.seats):
+            out.append({"seat": i, "kind": s["kind"], "name": self.name(i), "agent": s.get("agent"),
+                        "limits": s.get("limits"), "joined": bool(s.get("joined")),
+                        "online": self.online.get(i, 0) > 0 or s["kind"] == "bot"})
+        return out
+
+    def _result(self) -> dict | None:
+        if self.result is None:
+            return None
+        return {**self.result.to_dict(), "text": self.result.result_text()}
+
+
+def _safe(render) -> str:
+    try:
+        return render()
+    except NotImplementedError:
+        return ""

@@ -1,0 +1,94 @@
+"""Tiny games on the contract, for server tests only (never registered by src).
+
+``toy-ttt``: tic-tac-toe on a1..c3. With ``coin=True`` a chance move ("X first" or
+"O first") is played before the first move, so the server's chance resolution is tested."""
+
+from __future__ import annotations
+
+from qipan.core import CHANCE, Game, GameSpec, Move, Option, Outcome, State
+from qipan.core import registry
+
+CELLS = [f"{c}{r}" for r in "123" for c in "abc"]
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+MOVES = [Move(c, (c,), i) for i, c in enumerate(CELLS)]
+COIN = [Move("X first", (), 0), Move("O first", (), 1)]
+
+
+class ToyGame(Game):
+    id = "toy-ttt"
+    title = "Toy tic-tac-toe"
+    family = "toy"
+    players = (2,)
+
+    def new_state(self, players, rng):
+        return ToyState(self, players)
+
+
+class ToyState(State):
+    def __init__(self, game, players):
+        super().__init__(game, players)
+        self.board = [None] * 9
+        self.to_move = CHANCE if game.options.get("coin") else 0
+        self.outcome = None
+
+    def legal_moves(self):
+        if self.outcome is not None:
+            return []
+        if self.to_move == CHANCE:
+            return list(COIN)
+        return [m for m in MOVES if self.board[m.data] is None]
+
+    def chance_outcomes(self):
+        return [(COIN[0], 0.5), (COIN[1], 0.5)]
+
+    def _apply(self, move):
+        token = (self.to_move, self.outcome)
+        if self.to_move == CHANCE:
+            self.to_move = move.data
+            return token
+        self.board[move.data] = self.to_move
+        for line in LINES:
+            if all(self.board[i] == self.to_move for i in line):
+                self.outcome = Outcome.win([self.to_move], 2, "three in a row")
+        if self.outcome is None and all(v is not None for v in self.board):
+            self.outcome = Outcome.draw(2, "board full")
+        self.to_move = None if self.outcome else 1 - self.to_move
+        return token + (move.data,)
+
+    def _revert(self, token):
+        self.to_move, self.outcome = token[0], token[1]
+        if len(token) > 2:
+            self.board[token[2]] = None
+
+    def key(self):
+        return (tuple(self.board), self.to_move)
+
+    def text(self):
+        rows = []
+        for r in range(2, -1, -1):
+            rows.append(" ".join("." if v is None else "XO"[v] for v in self.board[r * 3:r * 3 + 3]))
+        return "\n".join(rows)
+
+    def svg(self):
+        parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 300" width="300" height="300">']
+        for i, cell in enumerate(CELLS):
+            x, y = (i % 3) * 100, (2 - i // 3) * 100
+            parts.append(f'<rect x="{x}" y="{y}" width="100" height="100" fill="#eed" stroke="#333" '
+                         f'data-target="{cell}"/>')
+            if self.board[i] is not None:
+                parts.append(f'<text x="{x + 50}" y="{y + 65}" font-size="48" text-anchor="middle">'
+                             f'{"XO"[self.board[i]]}</text>')
+        parts.append("</svg>")
+        return "".join(parts)
+
+
+SPEC = GameSpec(
+    "toy-ttt", "Toy tic-tac-toe", "toy", lambda **o: ToyGame(**o),
+    options=(Option("coin", bool, False, "toss a coin for who starts"),),
+)
+
+
+def register_toys() -> None:
+    if registry._SPECS.get(SPEC.id) is not SPEC:
+        registry._SPECS.pop(SPEC.id, None)
+        registry.register(SPEC)
