@@ -1,0 +1,43 @@
+"""MOD X (十字連環棋): 2–4 players or 2v2 teams; X, plus and line patterns with jokers.
+
+Registers ``modx`` (2, 3 or 4 players; 2 by default), the presets ``modx-3``, ``modx-4``
+and ``modx-teams``, and the ``modx`` agent."""
+
+from ...agents.base import AgentSpec, register_agent
+from ...core.registry import GameSpec, Option, register
+from .agent import ModXAgent
+from .rules import ModXGame, ModXState
+
+OPTIONS = (
+    Option("jokers", int, 5, "jokers in play (5 by default; 6-8 for the 'crazy' variant)", minimum=5, maximum=8),
+    Option("random_jokers", bool, False, "place the setup jokers at random (no two touching) instead of by player 1"),
+    Option("teams", bool, False, "4 players as 2 teams of 2 (partners sit opposite), playing to 12 together"),
+)
+
+MODX = GameSpec(
+    "modx",
+    "MOD X",
+    "modx",
+    ModXGame,
+    options=OPTIONS,
+    players=(2, 3, 4),
+    description="Place X pieces to make X, plus and line-of-five patterns; score them with markers.",
+)
+
+register(
+    MODX,
+    MODX.preset("modx-3", "MOD X, 3 players", players=(3,)),
+    MODX.preset("modx-4", "MOD X, 4 players", players=(4,)),
+    MODX.preset("modx-teams", "MOD X, 2 teams of 2", players=(4,), teams=True),
+)
+
+register_agent(
+    AgentSpec(
+        "modx",
+        ModXAgent,
+        "MOD X: two-ply selective search on pattern potential, threats and safe joker relocation",
+        families=("modx",),
+    )
+)
+
+__all__ = ["ModXAgent", "ModXGame", "ModXState"]

@@ -1,0 +1,79 @@
+"""The 8×8 board as data: square names, the 168 five-square patterns and neighbourhoods.
+
+Squares are numbered in board order a1, b1, …, h1, a2, …, h8 (index = 8·rank + file), so a
+set of squares is an int bitmask and "board order" is ascending index."""
+
+from __future__ import annotations
+
+SIZE = 8
+SQUARES = SIZE * SIZE
+FILES = "ABCDEFGH"
+NAMES = tuple(FILES[i % SIZE] + str(i // SIZE + 1) for i in range(SQUARES))
+INDEX = {name: i for i, name in enumerate(NAMES)}
+BIT = tuple(1 << i for i in range(SQUARES))
+FULL = (1 << SQUARES) - 1
+
+
+def square(file: int, rank: int) -> int:
+    return rank * SIZE + file
+
+
+def _on_board(file: int, rank: int) -> bool:
+    return 0 <= file < SIZE and 0 <= rank < SIZE
+
+
+def _mask(cells) -> int:
+    out = 0
+    for f, r in cells:
+        out |= BIT[square(f, r)]
+    return out
+
+
+def _patterns() -> tuple[tuple[str, int], ...]:
+    """Every pattern as (kind, mask): 36 X shapes, 36 plus shapes, 96 lines of five."""
+    out = []
+    for r in range(1, SIZE - 1):
+        for f in range(1, SIZE - 1):
+            out.append(("x", _mask([(f, r), (f - 1, r - 1), (f + 1, r + 1), (f - 1, r + 1), (f + 1, r - 1)])))
+    for r in range(1, SIZE - 1):
+        for f in range(1, SIZE - 1):
+            out.append(("plus", _mask([(f, r), (f - 1, r), (f + 1, r), (f, r - 1), (f, r + 1)])))
+    for df, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        for r in range(SIZE):
+            for f in range(SIZE):
+                cells = [(f + k * df, r + k * dr) for k in range(5)]
+                if all(_on_board(cf, cr) for cf, cr in cells):
+                    out.append(("line", _mask(cells)))
+    return tuple(out)
+
+
+PATTERN_KINDS = _patterns()
+#: Every pattern's squares as a bitmask.
+PATTERNS: tuple[int, ...] = tuple(mask for _, mask in PATTERN_KINDS)
+#: For each square, the patterns that contain it.
+PATTERNS_THROUGH: tuple[tuple[int, ...], ...] = tuple(
+    tuple(p for p in PATTERNS if p & BIT[s]) for s in range(SQUARES)
+)
+
+
+def _king_area(s: int) -> int:
+    f, r = s % SIZE, s // SIZE
+    return _mask((f + df, r + dr) for df in (-1, 0, 1) for dr in (-1, 0, 1) if _on_board(f + df, r + dr))
+
+
+#: The square and its (up to) 8 neighbours, diagonals included.
+KING_AREA: tuple[int, ...] = tuple(_king_area(s) for s in range(SQUARES))
+
+
+def squares_of(mask: int) -> list[int]:
+    """The squares of a bitmask in board order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def names_of(mask: int) -> str:
+    return " ".join(NAMES[s] for s in squares_of(mask))

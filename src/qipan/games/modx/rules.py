@@ -1,0 +1,373 @@
+"""MOD X rules (docs/games/modx.md, rules/modx.md): state, move generation, scoring.
+
+A turn is one or more moves by the same player: an X placement (scored automatically),
+then one ``J>sq`` move per joker that the scoring removed. The setup is one ``J@sq`` move
+per joker by the joker placer (player 1), after which player 2 makes the first placement.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ...core.errors import IllegalMove, OptionError
+from ...core.game import Game, State
+from ...core.move import Move
+from ...core.outcome import Outcome
+from .board import BIT, KING_AREA, NAMES, PATTERNS, PATTERNS_THROUGH, SQUARES, names_of, squares_of
+
+X_PIECES = 14
+MARKERS = 18
+COLOURS = ("red", "black", "yellow", "orange")
+LETTERS = "RBYO"
+#: Score to win at once by player count; 2v2 teams play to a combined 12.
+TARGETS = {2: 15, 3: 12, 4: 10}
+TEAM_TARGET = 12
+
+SETUP, PLAY, RELOCATE = "setup", "play", "relocate"
+
+#: Moves that never change, made once: joker setup, relocation and non-scoring placement.
+SETUP_MOVES = tuple(Move(f"J@{n}", (n,), ("setup", s)) for s, n in enumerate(NAMES))
+RELOCATE_MOVES = tuple(Move(f"J>{n}", (n,), ("relocate", s)) for s, n in enumerate(NAMES))
+PLACE_MOVES = tuple(Move(n, (n,), ("place", s)) for s, n in enumerate(NAMES))
+
+
+def placement_move(s: int, scored: int) -> Move:
+    """The placement at ``s``; a scoring one carries its scored squares, ``E4 {C2 D3 E4 F5 G6}``."""
+    if not scored:
+        return PLACE_MOVES[s]
+    name = NAMES[s]
+    return Move(f"{name} {{{names_of(scored)}}}", (name,), ("place", s))
+
+
+class ModXGame(Game):
+    id = "modx"
+    title = "MOD X"
+    family = "modx"
+    players = (2, 3, 4)
+
+    def __init__(self, jokers: int = 5, random_jokers: bool = False, teams: bool = False):
+        super().__init__(jokers=jokers, random_jokers=random_jokers, teams=teams)
+        if not 5 <= jokers <= 8:
+            raise OptionError(f"jokers must be 5..8, not {jokers}")
+        self.jokers = jokers
+        self.random_jokers = random_jokers
+        self.teams = teams
+
+    def new_state(self, players: int, rng: random.Random) -> ModXState:
+        if self.teams and players != 4:
+            raise OptionError(f"teams are played by 4 players (2 against 2), not {players}")
+        state = ModXState(self, players)
+        if self.random_jokers:
+            state.random_setup(rng)
+        return state
+
+    def parse(self, text: str, state: State) -> Move:
+        from .notation import parse_move
+
+        return parse_move(text, state)
+
+    def position(self, text: str) -> ModXState:
+        from .notation import read_position
+
+        return read_position(self, text)
+
+    def evaluate(self, state: State, player: int) -> float:
+        from .evaluation import evaluate
+
+        return evaluate(state, player)
+
+    def order_moves(self, state: State, moves: list[Move]) -> list[Move]:
+        from .evaluation import order_moves
+
+        return order_moves(state, moves)
+
+
+class ModXState(State):
+    def __init__(self, game: ModXGame, players: int):
+        super().__init__(game, players)
+        self.teams = game.teams
+        self.target = TEAM_TARGET if game.teams else TARGETS[players]
+        #: Each player's X pieces on the board, and the jokers on the board, as bitmasks.
+        self.xs = [0] * players
+        self.jokers = 0
+        #: Marker stacks, bottom to top, one tuple of player indices per square.
+        self.stacks: list[tuple[int, ...]] = [()] * SQUARES
+        #: The owner of each square's top marker, or -1.
+        self.top = [-1] * SQUARES
+        #: The squares whose top marker is each player's, as bitmasks.
+        self.topmask = [0] * players
+        self.points = [0] * players
+        self.supply_x = [X_PIECES] * players
+        self.supply_m = [MARKERS] * players
+        self.phase = SETUP
+        #: Jokers still to place: in the setup, or removed by scoring and waiting to be relocated.
+        self.pending = game.jokers
+        self.to_move: int | None = 0
+        self.outcome: Outcome | None = None
+
+    # -- helpers -----------------------------------------------------------------------
+    def friends(self, player: int) -> tuple[int, ...]:
+        """The players whose markers count as ``player``'s own (the partner in 2v2)."""
+        if self.teams:
+            return (player, (player + 2) % 4)
+        return (player,)
+
+    def side_points(self, player: int) -> int:
+        return sum(self.points[p] for p in self.friends(player))
+
+    def open_mask(self) -> int:
+        """Squares with no X piece and no joker (markers allowed)."""
+        taken = self.jokers
+        for x in self.xs:
+            taken |= x
+        return ~taken & ((1 << SQUARES) - 1)
+
+    def complete_patterns(self, player: int) -> int:
+        """The union of every pattern of ``player``'s colour on the board now."""
+        own = self.xs[player]
+        cover = own | self.jokers
+        union = 0
+        for pat in PATTERNS:
+            if pat & cover == pat and pat & own:
+                union |= pat
+        return union
+
+    def scored_by(self, player: int, s: int) -> int:
+        """The squares ``player`` would score by placing an X on the open square ``s``."""
+        own = self.xs[player] | BIT[s]
+        cover = own | self.jokers
+        union = 0
+        for pat in PATTERNS:
+            if pat & cover == pat and pat & own:
+                union |= pat
+        return union
+
+    def threats(self, player: int) -> tuple[int, dict[int, int]]:
+        """(already complete union, {open square: union it would complete}) for ``player``."""
+        own = self.xs[player]
+        cover = own | self.jokers
+        open_ = self.open_mask()
+        done = 0
+        near: dict[int, int] = {}
+        for pat in PATTERNS:
+            missing = pat & ~cover
+            if not missing:
+                if pat & own:
+                    done |= pat
+            elif missing & (missing - 1) == 0 and missing & open_:
+                near[missing] = near.get(missing, 0) | pat
+        return done, near
+
+    def relocation_ok(self, s: int) -> bool:
+        """May the mover put a joker on the open square ``s``? Not if it completes one of their
+        patterns, unless it completes an all-joker pattern (an instant win)."""
+        own = self.xs[self.to_move]
+        jokers = self.jokers | BIT[s]
+        cover = own | jokers
+        bad = False
+        for pat in PATTERNS_THROUGH[s]:
+            if pat & jokers == pat:
+                return True
+            if pat & cover == pat:
+                bad = True
+        return not bad
+
+    def _all_jokers_through(self, s: int) -> bool:
+        return any(pat & self.jokers == pat for pat in PATTERNS_THROUGH[s])
+
+    def random_setup(self, rng: random.Random) -> None:
+        """Place every joker at random on a square with no joker next to it."""
+        while self.phase == SETUP:
+            free = [s for s in range(SQUARES) if not KING_AREA[s] & self.jokers]
+            self._apply(SETUP_MOVES[rng.choice(free)])
+
+    # -- the contract ------------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        if self.outcome is not None:
+            return []
+        if self.phase == SETUP:
+            jokers = self.jokers
+            return [SETUP_MOVES[s] for s in range(SQUARES) if not KING_AREA[s] & jokers]
+        open_squares = squares_of(self.open_mask())
+        if self.phase == RELOCATE:
+            return [RELOCATE_MOVES[s] for s in open_squares if self.relocation_ok(s)]
+        done, near = self.threats(self.to_move)
+        return [placement_move(s, done | near.get(BIT[s], 0)) for s in open_squares]
+
+    def check_legal(self, move: Move) -> None:
+        data = move.data
+        if not (isinstance(data, tuple) and len(data) == 2 and data[0] in ("setup", "relocate", "place")):
+            raise IllegalMove(f"{move} is not a MOD X move", move)
+        kind, s = data
+        self.check_square(kind, s, move)
+        if kind == "place":
+            expected = placement_move(s, self.scored_by(self.to_move, s))
+        else:
+            expected = (SETUP_MOVES if kind == "setup" else RELOCATE_MOVES)[s]
+        if expected.text != move.text:
+            raise IllegalMove(f"{move} is not a legal move here; did you mean {expected}?", move)
+
+    def check_square(self, kind: str, s: int, move: object = None) -> None:
+        """Raise IllegalMove saying why a ``kind`` move (setup, place, relocate) on ``s`` is illegal."""
+        name = NAMES[s]
+        if kind == "setup":
+            if self.phase != SETUP:
+                raise IllegalMove("the jokers are already placed", move)
+            if KING_AREA[s] & self.jokers:
+                raise IllegalMove(f"{name} is next to a joker: setup jokers may not touch", move)
+            return
+        if self.phase == SETUP:
+            raise IllegalMove("place the jokers first (J@square)", move)
+        if kind == "relocate" and self.phase != RELOCATE:
+            raise IllegalMove("there is no joker to relocate", move)
+        if kind == "place" and self.phase == RELOCATE:
+            raise IllegalMove(f"relocate the removed joker first (J>square), {self.pending} left", move)
+        if not self.open_mask() & BIT[s]:
+            what = "a joker" if self.jokers & BIT[s] else "an X piece"
+            raise IllegalMove(f"{name} is not open: it holds {what}", move)
+        if kind == "relocate" and not self.relocation_ok(s):
+            raise IllegalMove(f"a joker on {name} would complete your own pattern", move)
+
+    def _apply(self, move: Move):
+        kind, s = move.data
+        saved = (self.phase, self.pending, self.to_move, self.outcome)
+        player = self.to_move
+        if kind == "setup":
+            self.jokers |= BIT[s]
+            self.pending -= 1
+            if self.pending == 0:
+                self.phase = PLAY
+                self.to_move = 1 % self.num_players
+            return (saved, s)
+        if kind == "relocate":
+            self.jokers |= BIT[s]
+            self.pending -= 1
+            if self._all_jokers_through(s):
+                self._finish(self.friends(player), "completed a pattern of jokers only")
+            elif self.pending == 0:
+                self._end_turn()
+            else:
+                self._drop_stuck_jokers()
+            return (saved, s)
+        return (saved, s) + self._place(player, s)
+
+    def _place(self, player: int, s: int):
+        self.xs[player] |= BIT[s]
+        self.supply_x[player] -= 1
+        scored = self.complete_patterns(player)
+        if not scored:
+            self._end_turn()
+            return (0, 0, ())
+        removed_jokers = scored & self.jokers
+        own = scored & self.xs[player]
+        self.jokers ^= removed_jokers
+        self.xs[player] ^= own
+        self.supply_x[player] += own.bit_count()
+        friends = self.friends(player)
+        cover, empty = [], []
+        for sq in squares_of(own):
+            t = self.top[sq]
+            if t == -1:
+                empty.append(sq)
+            elif t not in friends:
+                cover.append(sq)
+        placed = []
+        for sq in cover + empty:
+            if self.supply_m[player] == 0:
+                break
+            below = self.top[sq]
+            self.stacks[sq] = self.stacks[sq] + (player,)
+            self.top[sq] = player
+            self.topmask[player] |= BIT[sq]
+            self.points[player] += 1
+            if below >= 0:
+                self.points[below] -= 1
+                self.topmask[below] ^= BIT[sq]
+            self.supply_m[player] -= 1
+            placed.append((sq, below))
+        if self.side_points(player) >= self.target:
+            self._finish(friends, f"reached {self.target} points")
+        elif removed_jokers:
+            self.phase = RELOCATE
+            self.pending = removed_jokers.bit_count()
+            self._drop_stuck_jokers()
+        else:
+            self._end_turn()
+        return (removed_jokers, own, tuple(placed))
+
+    def _drop_stuck_jokers(self) -> None:
+        """A joker with no legal square leaves play (rules §3.5 step 6)."""
+        if not any(self.relocation_ok(s) for s in squares_of(self.open_mask())):
+            self.pending = 0
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        self.phase = PLAY
+        self.pending = 0
+        if min(self.supply_x) == 0 or min(self.supply_m) == 0:
+            self._finish_on_points()
+        else:
+            self.to_move = (self.to_move + 1) % self.num_players
+
+    def _finish(self, winners, reason: str) -> None:
+        self.outcome = Outcome(tuple(sorted(winners)), tuple(float(p) for p in self.points), reason)
+        self.to_move = None
+
+    def _finish_on_points(self) -> None:
+        who = "markers" if min(self.supply_m) == 0 else "X pieces"
+        sides = {tuple(sorted(self.friends(p))): self.side_points(p) for p in range(self.num_players)}
+        best = max(sides.values())
+        leaders = [side for side, pts in sides.items() if pts == best]
+        if len(leaders) > 1:
+            self.outcome = Outcome((), tuple(float(p) for p in self.points), f"a player ran out of {who}: tie")
+            self.to_move = None
+        else:
+            self._finish(leaders[0], f"a player ran out of {who}: highest score")
+
+    def _revert(self, token) -> None:
+        saved, s = token[0], token[1]
+        self.phase, self.pending, self.to_move, self.outcome = saved
+        if len(token) == 2:  # a joker placed in the setup or relocated
+            self.jokers &= ~BIT[s]
+            return
+        player = saved[2]
+        removed_jokers, own, placed = token[2:]
+        for sq, below in reversed(placed):
+            self.stacks[sq] = self.stacks[sq][:-1]
+            self.top[sq] = below
+            self.topmask[player] ^= BIT[sq]
+            self.points[player] -= 1
+            if below >= 0:
+                self.points[below] += 1
+                self.topmask[below] |= BIT[sq]
+            self.supply_m[player] += 1
+        self.xs[player] |= own
+        self.supply_x[player] -= own.bit_count()
+        self.jokers |= removed_jokers
+        self.xs[player] &= ~BIT[s]
+        self.supply_x[player] += 1
+
+    def key(self):
+        return (tuple(self.xs), self.jokers, tuple(self.stacks), self.phase, self.pending, self.to_move)
+
+    def copy(self) -> ModXState:
+        twin = ModXState.__new__(ModXState)
+        twin.__dict__.update(self.__dict__)
+        for name in ("xs", "stacks", "top", "topmask", "points", "supply_x", "supply_m", "history", "_undo_stack"):
+            setattr(twin, name, list(getattr(self, name)))
+        return twin
+
+    def text(self) -> str:
+        from .render import text_board
+
+        return text_board(self)
+
+    def svg(self) -> str:
+        from .render import svg_board
+
+        return svg_board(self)
+
+    def position(self) -> str:
+        from .notation import write_position
+
+        return write_position(self)
