@@ -21,3 +21,21 @@ register(
 )
 
 __all__ = ["TantrixGame", "TantrixState"]
+
+from .puzzles import SolitaireGame, SolitaireState  # noqa: E402
+
+_SOLITAIRE_OPTIONS = (
+    Option("puzzle", str, "discovery", "discovery: tiles 1..n into one loop; flower: 7 random tiles in a flower",
+           choices=("discovery", "flower")),
+    Option("n", int, 3, "Discovery: use tiles 1..n", minimum=3, maximum=10),
+    Option("colour", str, "", "Discovery: the loop colour (default: the back colour of tile n)",
+           choices=("", "R", "Y", "B")),
+)
+SOLITAIRE = GameSpec("tantrix-solitaire", "Tantrix solitaire", "tantrix", SolitaireGame, _SOLITAIRE_OPTIONS,
+                     players=(1,), description="The Discovery puzzle (default) or the Flower puzzle")
+register(
+    SOLITAIRE,
+    SOLITAIRE.preset("tantrix-discovery", "Tantrix Discovery puzzle", puzzle="discovery"),
+    SOLITAIRE.preset("tantrix-flower", "Tantrix Flower puzzle", puzzle="flower"),
+)
+__all__ += ["SolitaireGame", "SolitaireState"]

@@ -187,6 +187,23 @@ class TantrixState(State):
                 out.append((d, doubled))
         return out
 
+    def why_restricted(self, tile: int, cell: Cell, rot: int) -> str | None:
+        """Which restriction rule forbids this (fitting) placement, if any."""
+        if self.endgame:
+            return None
+        for nb in neighbours(cell):
+            if nb not in self.edges and self.counts.get(nb, 0) + 1 >= 4:
+                return f"rule R2: the space {nb[0]},{nb[1]} would have four tiles around it"
+        if not geometry_allows(self.edges, self.counts, cell):
+            return ("rule R3: controlled side: filling the forced spaces would eventually "
+                    "create a four-sided space")
+        oriented = ORIENTED[tile][rot]
+        for d, colours in self._doubled_colours(cell):
+            if oriented[d] in colours:
+                nb = neighbours(cell)[d]
+                return f"rule R1: three {oriented[d]} links would lead into the space {nb[0]},{nb[1]}"
+        return None
+
     def _draws(self) -> list[Move]:
         return [draw_move(t) for t in sorted(self.bag)]
 

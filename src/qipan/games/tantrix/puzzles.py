@@ -1,0 +1,254 @@
+"""The solitaire puzzles as one-player games (rules/tantrix.md 4.4).
+
+* Discovery (DEFAULT solo mode): place tiles 1..n, all touching edges matching, to make one
+  loop of the puzzle colour (tile n's back colour) through every tile without a hole.
+* Flower (option ``puzzle=flower``): 7 tiles drawn from the bag (chance moves), one in the
+  centre and six around it, every edge matching.
+
+The player wins by solving the puzzle; the game ends unsolved when the tiles are all
+placed without a solution or no tile fits anywhere."""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+
+from ...core import CHANCE, Game, IllegalMove, Move, NotationError, Outcome, QipanError, State
+from .hexgrid import Cell, neighbours
+from .notation import draw_move, explain_illegal, parse_move, placement_move, read_placement
+from .render import board_svg, hex_map
+from .solver import FLOWER_CELLS, discovery_colour, discovery_solutions, is_discovery_solution
+from .tiles import ALL_NUMBERS, COLOUR_NAMES, ORIENTED, TILES
+
+
+class SolitaireGame(Game):
+    id = "tantrix-solitaire"
+    title = "Tantrix solitaire"
+    family = "tantrix"
+    players = (1,)
+
+    def __init__(self, **options):
+        options.setdefault("puzzle", "discovery")
+        options.setdefault("n", 3)
+        options.setdefault("colour", "")
+        super().__init__(**options)
+        colour = self.options["colour"].upper()
+        n = self.options["n"]
+        if self.options["puzzle"] == "discovery":
+            colour = colour or discovery_colour(n)
+            if colour not in "".join(TILES[t].edges for t in range(1, n + 1)) or len(colour) != 1:
+                raise QipanError(f"colour={colour!r}: the tiles 1..{n} have no such colour (R, Y, B)")
+            self.title = f"Tantrix Discovery puzzle ({n} tiles, {COLOUR_NAMES[colour]} loop)"
+        else:
+            self.title = "Tantrix Flower puzzle"
+        self.colour = colour
+
+    def new_state(self, players: int, rng: random.Random) -> SolitaireState:
+        return SolitaireState(self)
+
+    def parse(self, text: str, state: State) -> Move:
+        return parse_move(text, state)
+
+    def position(self, text: str) -> SolitaireState:
+        return read_solitaire_position(self, text)
+
+
+class SolitaireState(State):
+    def __init__(self, game: SolitaireGame):
+        super().__init__(game, 1)
+        self.flower = game.options["puzzle"] == "flower"
+        self.board: dict[Cell, tuple[int, int]] = {}
+        self.edges: dict[Cell, str] = {}
+        self.counts: dict[Cell, int] = {}
+        self.hand: list[int] = [] if self.flower else list(range(1, game.options["n"] + 1))
+        self.bag: set[int] = set(ALL_NUMBERS) if self.flower else set()
+        self.outcome = None
+        self._settle()
+
+    @property
+    def hands(self) -> list[list[int]]:
+        return [self.hand]
+
+    @property
+    def dealing(self) -> bool:
+        return self.flower and len(self.hand) + len(self.board) < 7
+
+    def _settle(self) -> None:
+        if self.dealing:
+            self.to_move, self._moves = CHANCE, [draw_move(t) for t in sorted(self.bag)]
+            return
+        if not self.hand:
+            solved = self._solved()
+            reason = "solved" if solved else "all tiles placed, but this is not a solution"
+            self.outcome = Outcome((0,) if solved else (), (1.0 if solved else 0.0,), reason)
+            self.to_move, self._moves = None, []
+            return
+        moves = self._placements()
+        if not moves:
+            self.outcome = Outcome((), (0.0,), "no tile in hand fits anywhere")
+            self.to_move, self._moves = None, []
+            return
+        self.to_move, self._moves = 0, moves
+
+    def _solved(self) -> bool:
+        if self.flower:
+            return len(self.board) == 7
+        return is_discovery_solution(self.board, self.game.colour)
+
+    def _placements(self) -> list[Move]:
+        if self.flower:
+            cells = [c for c in sorted(FLOWER_CELLS) if c not in self.edges]
+        elif not self.edges:
+            cells = [(0, 0)]
+        else:
+            cells = sorted(self.counts)
+        out = []
+        for cell in cells:
+            required = [(d, self.edges[nb][(d + 3) % 6]) for d, nb in enumerate(neighbours(cell)) if nb in self.edges]
+            for tile in self.hand:
+                for rot, oriented in enumerate(ORIENTED[tile]):
+                    if all(oriented[d] == c for d, c in required):
+                        out.append(placement_move(tile, cell, rot, False))
+        return out
+
+    def legal_moves(self) -> list[Move]:
+        return list(self._moves)
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        if self.to_move != CHANCE:
+            return []
+        return [(m, 1.0 / len(self._moves)) for m in self._moves]
+
+    def check_legal(self, move: Move) -> None:
+        if move not in self._moves:
+            raise IllegalMove(explain_illegal(self, move), move)
+
+    def _apply(self, move: Move):
+        saved = (self.to_move, self.outcome, self._moves)
+        if move.data[0] == "draw":
+            tile = move.data[1]
+            self.bag.remove(tile)
+            insort(self.hand, tile)
+        else:
+            _, tile, cell, rot, _ = move.data
+            self.hand.remove(tile)
+            self.board[cell] = (tile, rot)
+            self.edges[cell] = ORIENTED[tile][rot]
+            self.counts.pop(cell, None)
+            for nb in neighbours(cell):
+                if nb not in self.edges:
+                    self.counts[nb] = self.counts.get(nb, 0) + 1
+        self._settle()
+        return move.data, saved
+
+    def _revert(self, token) -> None:
+        data, (self.to_move, self.outcome, self._moves) = token
+        if data[0] == "draw":
+            self.hand.remove(data[1])
+            self.bag.add(data[1])
+            return
+        _, tile, cell, _, _ = data
+        del self.board[cell]
+        del self.edges[cell]
+        k = 0
+        for nb in neighbours(cell):
+            if nb in self.edges:
+                k += 1
+            else:
+                self.counts[nb] -= 1
+                if not self.counts[nb]:
+                    del self.counts[nb]
+        if k:
+            self.counts[cell] = k
+        insort(self.hand, tile)
+
+    def solutions(self) -> list[list[tuple[Cell, int, int]]]:
+        """For the Discovery puzzle from the start: every solution (placements), tile 1 at
+        the origin in rotation 0."""
+        if self.flower:
+            from .solver import flower_solutions
+
+            return list(flower_solutions(sorted(self.hand + [t for t, _ in self.board.values()])))
+        return list(discovery_solutions(self.game.options["n"], self.game.colour))
+
+    def key(self):
+        return (frozenset(self.board.items()), tuple(self.hand), frozenset(self.bag), self.to_move)
+
+    def copy(self) -> SolitaireState:
+        new = object.__new__(SolitaireState)
+        new.__dict__.update(self.__dict__)
+        new.history = list(self.history)
+        new._undo_stack = list(self._undo_stack)
+        new.board, new.edges, new.counts = dict(self.board), dict(self.edges), dict(self.counts)
+        new.hand, new.bag = list(self.hand), set(self.bag)
+        return new
+
+    def _spaces(self) -> dict[Cell, int]:
+        if self.flower:
+            return {c: 0 for c in FLOWER_CELLS if c not in self.edges}
+        return dict(self.counts) if self.edges else {(0, 0): 0}
+
+    def text(self) -> str:
+        lines = [self.game.title]
+        if self.outcome is not None:
+            lines.append(f"Over: {self.outcome.reason}")
+        elif self.to_move == CHANCE:
+            lines.append(f"Drawing tiles ({len(self.hand)} of 7)")
+        lines.append("Hand: " + (" ".join(map(str, self.hand)) or "(empty)"))
+        lines += hex_map(self.board, self._spaces(), forced_at=7)
+        return "\n".join(lines)
+
+    def svg(self) -> str:
+        status = self.outcome.reason if self.outcome else "place a tile"
+        return board_svg(self.board, self._spaces(), [("hand", list(self.hand), self.to_move == 0)],
+                         f"{self.game.title}: {status}", forced_at=7)
+
+    def position(self) -> str:
+        board = ";".join(f"{t}@{q},{r}r{k}" for (q, r), (t, k) in sorted(self.board.items())) or "-"
+        return f"board={board} hand={','.join(map(str, self.hand)) or '-'}"
+
+
+def read_solitaire_position(game: SolitaireGame, text: str) -> SolitaireState:
+    """``board=<placements joined by ;> hand=<tiles joined by ,>`` (``-`` for none)."""
+    fields = {}
+    for token in str(text).split():
+        key, sep, value = token.partition("=")
+        if not sep or key not in ("board", "hand") or key in fields:
+            raise NotationError(f"bad field {token!r}: a solitaire position has board=... hand=...")
+        fields[key] = value
+    state = SolitaireState(game)
+    try:
+        hand = [] if fields.get("hand", "-") == "-" else [int(x) for x in fields["hand"].split(",")]
+    except ValueError as exc:
+        raise NotationError(f"malformed hand: {exc}") from exc
+    board = {}
+    for item in fields.get("board", "-").split(";"):
+        if item and item != "-":
+            tile, cell, rot, _ = read_placement(item)
+            if cell in board:
+                raise NotationError(f"two tiles on {cell[0]},{cell[1]}")
+            board[cell] = (tile, rot)
+    tiles = hand + [t for t, _ in board.values()]
+    if len(set(tiles)) != len(tiles) or any(t not in TILES for t in tiles):
+        raise NotationError("each tile (1-56) at most once")
+    allowed = set(range(1, game.options["n"] + 1)) if not state.flower else set(ALL_NUMBERS)
+    if not set(tiles) <= allowed or (not state.flower and len(tiles) != game.options["n"]):
+        raise NotationError(f"the Discovery puzzle uses exactly the tiles 1..{game.options['n']}")
+    if state.flower and (len(tiles) > 7 or any(c not in FLOWER_CELLS for c in board)):
+        raise NotationError("the Flower puzzle has 7 tiles on the centre and the six cells around it")
+    state.hand, state.board, state.edges, state.counts = sorted(hand), {}, {}, {}
+    state.bag = set(ALL_NUMBERS) - set(tiles) if state.flower else set()
+    for cell, (tile, rot) in board.items():
+        state.board[cell] = (tile, rot)
+        state.edges[cell] = ORIENTED[tile][rot]
+    for cell in state.edges:
+        for nb in neighbours(cell):
+            if nb not in state.edges:
+                state.counts[nb] = state.counts.get(nb, 0) + 1
+    for cell, e in state.edges.items():
+        for d, nb in enumerate(neighbours(cell)):
+            other = state.edges.get(nb)
+            if other is not None and other[(d + 3) % 6] != e[d]:
+                raise NotationError(f"the tiles at {cell[0]},{cell[1]} and {nb[0]},{nb[1]} do not match")
+    state._settle()
+    return state
