@@ -1,9 +1,9 @@
 """The board as a flat padded array, point names and the reusable Move objects.
 
 A point (col, row) with col 0..n-1 left to right and row 0..n-1 bottom to top lives at
-``(row + PAD) * width + col`` with ``width = n + PAD``. Three sentinel columns between
-rows and three sentinel rows above and below mean that stepping up to three points in any
-of the 8 directions from a board point never leaves the array: no bounds checks in the
+``(row + PAD) * width + col`` with ``width = n + PAD``. Four sentinel columns between
+rows and four sentinel rows above and below mean that stepping up to four points (a
+capture looks three ahead, the agent's windows four) in any of the 8 directions from a board point never leaves the array: no bounds checks in the
 hot path, a sentinel simply is neither empty nor a stone."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from functools import cache
 
 from ...core.move import Move
 
-PAD = 3
+PAD = 4
 EMPTY = 0
 OFF = 7  # sentinel cell value; stones are player index + 1 (1..4)
 FILES = "ABCDEFGHJKLMNOPQRST"  # pente.org files: no I

@@ -1,0 +1,294 @@
+"""The ``pente`` agent.
+
+Two players: (1) win at once if possible (five or the 10th captured stone); (2) if the
+opponent threatens to win, only moves that remove every such threat (a block or a
+capture) are considered; (3) a VCF search: a sequence of fours (and capture-win threats)
+that the opponent must answer, ending in a win whatever the answers; (4) otherwise an
+iterative-deepening alpha-beta over the best-looking moves near the stones, where a line
+of play is worth the sum of its moves' heuristic values (lines, captures, capture
+threats, exposed pairs; see ``heuristics``); moves after which the opponent has a VCF are
+avoided. Four players: one ply, threat-aware (win, else block the enemy who moves
+soonest, else the best heuristic move)."""
+
+from __future__ import annotations
+
+import time as _time
+
+from ...core.move import Move
+from ...agents.base import Agent
+from .heuristics import (
+    WIN,
+    candidates,
+    enemies,
+    max_window,
+    move_score,
+    threatens_capture_win,
+    wins_at,
+)
+from .rules import PenteState
+
+
+class _Timeout(Exception):
+    pass
+
+
+class PenteAgent(Agent):
+    name = "pente"
+
+    def __init__(self, time=None, iterations=None, depth=None, seed=None, width: int = 8, vcf_depth: int = 6):
+        super().__init__(time=time, iterations=iterations, depth=depth, seed=seed)
+        if time is None and depth is None and iterations is None:
+            self.time = 1.0
+        self.width = width
+        self.vcf_depth = vcf_depth
+        self.nodes = 0
+        self.reached_depth = 0
+        self._deadline: float | None = None
+
+    # -- helpers -----------------------------------------------------------------------
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self._deadline is not None and self.nodes & 15 == 0 and _time.perf_counter() > self._deadline:
+            raise _Timeout
+
+    @staticmethod
+    def _move(state: PenteState, i: int) -> Move:
+        if state.game.max_pairs is None:
+            return state.geom.moves[i]
+        return state._choices(i)[0]
+
+    def _wins_now(self, state: PenteState, i: int, p: int) -> bool:
+        token = state._apply(self._move(state, i))
+        won = state.outcome is not None and p in state.outcome.winners
+        state._revert(token)
+        return won
+
+    def _my_wins(self, state: PenteState, p: int, points: list[int]) -> list[int]:
+        return [i for i in points if wins_at(state, i, p) and self._wins_now(state, i, p)]
+
+    # -- entry point ---------------------------------------------------------------------
+    def select(self, state: PenteState) -> Move:
+        legal = state.legal_moves()
+        if len(legal) == 1:
+            return legal[0]
+        self._deadline = self.deadline()
+        self.nodes = 0
+        work = state.copy()
+        by_point: dict[int, Move] = {}
+        for m in legal:
+            by_point.setdefault(m.data[0], m)
+        if state.num_players == 2:
+            i = self._two_players(work)
+        else:
+            i = self._many_players(work)
+        return by_point.get(i) or legal[0]
+
+    # -- four players: one ply ---------------------------------------------------------
+    def _many_players(self, state: PenteState) -> int:
+        p = state.to_move
+        points = candidates(state, 2)
+        wins = self._my_wins(state, p, points)
+        if wins:
+            return wins[0]
+        n = state.num_players
+        for step in range(1, n):
+            q = (p + step) % n
+            if q not in enemies(state, p):
+                continue
+            threats = [i for i in points if wins_at(state, i, q)]
+            if threats:
+                safe = self._defences(state, p, q, threats, points)
+                pool = safe or threats
+                return max(pool, key=lambda i: (move_score(state, i, p), -i))
+        scored = [(move_score(state, i, p), self.rng.random(), i) for i in points]
+        return max(scored)[2]
+
+    def _defences(self, state: PenteState, p: int, q: int, threats: list[int], points: list[int]) -> list[int]:
+        """Moves of ``p`` after which ``q`` has no immediate win."""
+        pool = set(threats) | {i for i in points if state.capture_dirs(i, p)}
+        safe = []
+        for i in sorted(pool):
+            token = state._apply(self._move(state, i))
+            if state.outcome is not None:
+                ok = p in state.outcome.winners
+            else:
+                ok = not any(wins_at(state, j, q) for j in candidates(state, 1))
+            state._revert(token)
+            if ok:
+                safe.append(i)
+        return safe
+
+    # -- two players ---------------------------------------------------------------------
+    def _two_players(self, state: PenteState) -> int:
+        p = state.to_move
+        opp = 1 - p
+        points = candidates(state, 2)
+        wins = self._my_wins(state, p, points)
+        if wins:
+            return wins[0]
+        threats = [i for i in points if wins_at(state, i, opp)]
+        if threats:
+            roots = self._defences(state, p, opp, threats, points) or threats
+        else:
+            try:
+                found = self._vcf(state, p, self.vcf_depth)
+            except _Timeout:
+                found = None
+            if found is not None:
+                return found
+            roots = None
+        return self._search_root(state, p, roots)
+
+    def _search_root(self, state: PenteState, p: int, roots: list[int] | None) -> int:
+        moves = self._ordered(state, p, roots)
+        if len(moves) == 1:
+            return moves[0][1]
+        best = moves[0][1]
+        max_depth = self.depth or 6
+        self.reached_depth = 0
+        try:
+            for depth in range(1, max_depth + 1):
+                value, choice = self._root(state, p, moves, depth)
+                best = choice
+                self.reached_depth = depth
+                if value >= WIN // 2:
+                    break
+                if self._deadline is None and self.iterations and self.nodes >= self.iterations:
+                    break
+        except _Timeout:
+            pass
+        return self._avoid_opponent_vcf(state, p, best, moves)
+
+    def _ordered(self, state: PenteState, p: int, roots: list[int] | None) -> list[tuple[int, int]]:
+        pool = roots if roots is not None else candidates(state, 2)
+        scored = sorted(((move_score(state, i, p), i) for i in pool), reverse=True)
+        return scored[: max(self.width, 1) if roots is None else len(scored)]
+
+    def _root(self, state: PenteState, p: int, moves: list[tuple[int, int]], depth: int) -> tuple[int, int]:
+        alpha, beta = -WIN * 2, WIN * 2
+        best_value, best = -WIN * 2, moves[0][1]
+        for score, i in moves:
+            value = self._child(state, p, score, i, depth, alpha, beta)
+            if value > best_value:
+                best_value, best = value, i
+            alpha = max(alpha, value)
+        # the best move first for the next, deeper iteration
+        moves.sort(key=lambda sm: sm[1] != best)
+        return best_value, best
+
+    def _child(self, state: PenteState, p: int, score: int, i: int, depth: int, alpha: int, beta: int) -> int:
+        token = state._apply(self._move(state, i))
+        try:
+            if state.outcome is not None:
+                if not state.outcome.winners:
+                    return 0
+                return WIN + depth if p in state.outcome.winners else -WIN - depth
+            if depth <= 1:
+                return score
+            return score - self._negamax(state, 1 - p, depth - 1, score - beta, score - alpha)
+        finally:
+            state._revert(token)
+
+    def _negamax(self, state: PenteState, p: int, depth: int, alpha: int, beta: int) -> int:
+        self._tick()
+        opp = 1 - p
+        points = candidates(state, 2)
+        if not points:
+            return 0
+        scored = []
+        forced = []
+        for i in points:
+            if wins_at(state, i, p):
+                forced_win = self._wins_now(state, i, p)
+                if forced_win:
+                    return WIN + depth
+            if wins_at(state, i, opp):
+                forced.append(i)
+        if forced:
+            pool = set(forced) | {i for i in points if state.capture_dirs(i, p)}
+            scored = sorted(((move_score(state, i, p), i) for i in pool), reverse=True)
+        else:
+            scored = sorted(((move_score(state, i, p), i) for i in points), reverse=True)[: self.width]
+        best = -WIN * 2
+        for score, i in scored:
+            value = self._child(state, p, score, i, depth, alpha, beta)
+            if value > best:
+                best = value
+            if value > alpha:
+                alpha = value
+            if alpha >= beta:
+                break
+        return best
+
+    # -- forcing sequences -------------------------------------------------------------
+    def _threat_moves(self, state: PenteState, p: int) -> list[int]:
+        need = state.game.win_length
+        out = []
+        for i in candidates(state, 2):
+            if max_window(state, i, p) >= need - 2 or threatens_capture_win(state, i, p):
+                out.append(i)
+        return sorted(out, key=lambda i: -move_score(state, i, p))
+
+    def _vcf(self, state: PenteState, p: int, depth: int) -> int | None:
+        """A point starting a sequence of threats that wins against every answer."""
+        if depth <= 0:
+            return None
+        opp = 1 - p
+        for t in self._threat_moves(state, p):
+            self._tick()
+            token = state._apply(self._move(state, t))
+            try:
+                if state.outcome is not None:
+                    if p in state.outcome.winners:
+                        return t
+                    continue
+                near = candidates(state, 2)
+                if any(wins_at(state, j, opp) for j in near):
+                    continue  # the opponent wins first
+                mine = [j for j in near if wins_at(state, j, p)]
+                if not mine:
+                    continue
+                if self._refuted(state, p, opp, mine, near, depth):
+                    continue
+                return t
+            finally:
+                state._revert(token)
+        return None
+
+    def _refuted(self, state: PenteState, p: int, opp: int, mine: list[int], near: list[int], depth: int) -> bool:
+        """Whether some answer of ``opp`` stops every win of ``p`` that follows."""
+        answers = set(mine) | {j for j in near if state.capture_dirs(j, opp)}
+        for a in sorted(answers):
+            token = state._apply(self._move(state, a))
+            try:
+                if state.outcome is not None:
+                    if p not in state.outcome.winners:
+                        return True
+                    continue
+                if self._my_wins(state, p, candidates(state, 1)):
+                    continue
+                if self._vcf(state, p, depth - 1) is None:
+                    return True
+            finally:
+                state._revert(token)
+        return False
+
+    def _avoid_opponent_vcf(self, state: PenteState, p: int, best: int, moves: list[tuple[int, int]]) -> int:
+        """``best``, or the first of the other moves that leaves the opponent no VCF."""
+        order = [best] + [i for _, i in moves if i != best]
+        saved = self._deadline
+        if saved is not None:
+            self._deadline = _time.perf_counter() + max(0.02, (self.time or 0) * 0.5)
+        try:
+            for i in order[:4]:
+                token = state._apply(self._move(state, i))
+                try:
+                    if state.outcome is not None or self._vcf(state, 1 - p, min(self.vcf_depth, 4)) is None:
+                        return i
+                finally:
+                    state._revert(token)
+        except _Timeout:
+            pass
+        finally:
+            self._deadline = saved
+        return best
