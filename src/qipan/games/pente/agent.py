@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import time as _time
 
-from ...core.move import Move
 from ...agents.base import Agent
+from ...core.move import Move
 from .heuristics import (
     WIN,
     candidates,
