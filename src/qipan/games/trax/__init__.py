@@ -35,4 +35,19 @@ register(
     replace(TRAX.preset("trax-loop", "Loop Trax", "Only loops win.", variant="loop"), fixed=("variant",)),
 )
 
-__all__ = ["TraxGame", "TraxState"]
+
+from ...core.formats import register_format  # noqa: E402
+from .trx import TRX_FORMAT, TSV_FORMAT  # noqa: E402
+
+register_format(TRX_FORMAT)
+register_format(TSV_FORMAT)
+
+from ...agents.base import AgentSpec, register_agent  # noqa: E402
+from .agent import TraxAgent  # noqa: E402
+
+register_agent(
+    AgentSpec("trax", TraxAgent, "Trax alpha-beta over free tiles with forced plays and threat knowledge",
+              families=("trax",))
+)
+
+__all__ = ["TraxAgent", "TraxGame", "TraxState"]

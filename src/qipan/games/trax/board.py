@@ -269,7 +269,7 @@ class Board:
                 if q not in self.cells:
                     self.frontier[q] = self.frontier.get(q, 0) + 1
         if self.cells:
-            rows, cols = zip(*(row_col(p) for p in self.cells))
+            rows, cols = zip(*(row_col(p) for p in self.cells), strict=True)
             self.min_r, self.max_r, self.min_c, self.max_c = min(rows), max(rows), min(cols), max(cols)
         else:
             self.min_r = self.max_r = self.min_c = self.max_c = 0

@@ -16,7 +16,6 @@ from .notation import cell_label, split_move
 from .tiles import (
     COLOUR_NAMES,
     EMPTY_GLYPH,
-    FROM_GLYPH,
     GLYPH,
     NS,
     NW,
@@ -148,26 +147,8 @@ class TraxState(State):
             raise IllegalMove(f"{move.text} does not denote that tile in this position", move)
 
     def candidates(self):
-        """Every (cell, tile) a free placement could use before the forced-play check, in
-        a fixed order (cells top to bottom, left to right; symbols + / \\)."""
-        board = self.board
-        if not board.cells:
-            yield pos_of(0, 0), NS
-            yield pos_of(0, 0), NW
-            return
-        limited = self.game.limited
-        for pos in sorted(board.frontier):
-            if limited:
-                height, width = board.area_with(pos)
-                if height > LIMIT or width > LIMIT:
-                    continue
-            white, red = board.neighbour_masks(pos)
-            occupied = white | red
-            for symbol in SYMBOLS:
-                for tile in SYMBOL_TILES[symbol]:
-                    if WHITE_MASK[tile] & occupied == white:
-                        yield pos, tile
-                        break
+        """Every (cell, tile) a free placement could use before the forced-play check."""
+        return free_placements(self.board, self.game.limited)
 
     def is_legal_turn(self, pos: int, tile: int) -> bool:
         try:
@@ -283,6 +264,28 @@ class TraxState(State):
         other._legal_cache = None
         other.first_player = self.first_player
         return other
+
+
+def free_placements(board: Board, limited: bool):
+    """Every (cell, tile) a free placement may use before the forced-play check, in a fixed
+    order (cells top to bottom, left to right; symbols + / \\): the cells next to a tile,
+    within 8x8 for Limited Trax, with the one tile per symbol that fits the neighbours."""
+    if not board.cells:
+        yield pos_of(0, 0), NS
+        yield pos_of(0, 0), NW
+        return
+    for pos in sorted(board.frontier):
+        if limited:
+            height, width = board.area_with(pos)
+            if height > LIMIT or width > LIMIT:
+                continue
+        white, red = board.neighbour_masks(pos)
+        occupied = white | red
+        for symbol in SYMBOLS:
+            for tile in SYMBOL_TILES[symbol]:
+                if WHITE_MASK[tile] & occupied == white:
+                    yield pos, tile
+                    break
 
 
 def outcome_of(done: tuple[list[str], list[str]], mover: int, simultaneous: str = "mover") -> Outcome | None:

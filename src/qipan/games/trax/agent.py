@@ -1,0 +1,159 @@
+"""A Trax player: iterative-deepening alpha-beta over the free tiles only (forced plays
+applied by the rules engine), immediate wins and losses found through the forced-play
+chains by the search itself, and leaves scored by the threats of ``threats.py``."""
+
+from __future__ import annotations
+
+import time as _time
+
+from ...agents.base import Agent
+from ...core.move import Move
+from .board import Board, IllegalTurn
+from .game import LIMIT, TraxState, free_placements
+from .threats import evaluate, hot_cells, open_tracks
+
+WIN = 1000.0
+DEFAULT_TIME = 1.0
+
+
+class _Timeout(Exception):
+    pass
+
+
+class TraxAgent(Agent):
+    name = "trax"
+
+    def select(self, state: TraxState) -> Move:
+        if not state.board.cells:
+            return self.rng.choice(state.legal_moves())
+        search = Search(state, self.rng, self._deadline(), self.iterations)
+        pos, tile = search.best(self.depth or 64)
+        self.last_search = search
+        return state.move_for(pos, tile)
+
+    def _deadline(self) -> float | None:
+        if self.time is None and self.depth is None and self.iterations is None:
+            return _time.perf_counter() + DEFAULT_TIME
+        return self.deadline()
+
+
+class Search:
+    """Negamax with alpha-beta on a private copy of the board. Scores are for the side
+    to move at each node; a win is worth WIN plus the depth left, so quicker wins and
+    slower losses are preferred."""
+
+    def __init__(self, state: TraxState, rng, deadline: float | None = None, node_limit: int | None = None):
+        game = state.game
+        self.board: Board = state.board.copy()
+        self.lines = game.lines_win
+        self.limited = game.limited
+        self.draw_on_both = game.simultaneous == "draw"
+        self.mover = state.to_move
+        self.rng = rng
+        self.deadline = deadline
+        self.node_limit = node_limit
+        self.nodes = 0
+        self.depth_done = 0
+        self.scores: dict[tuple[int, int], float] = {}
+
+    # -- root ------------------------------------------------------------------------------
+    def best(self, max_depth: int) -> tuple[int, int]:
+        moves = self._legal_root()
+        self.rng.shuffle(moves)  # ties broken at random (seeded)
+        best = moves[0]
+        if len(moves) == 1:
+            return best
+        order = self._ordered(moves)
+        for depth in range(1, max_depth + 1):
+            try:
+                scores = self._root(order, depth)
+            except _Timeout:
+                break
+            self.scores = scores
+            self.depth_done = depth
+            order = sorted(order, key=lambda m: -scores[m])
+            best = order[0]
+            top = scores[best]
+            if top >= WIN or all(v <= -WIN for v in scores.values()):
+                break  # a forced win found, or every move loses: deeper search changes nothing
+        return best
+
+    def _legal_root(self) -> list[tuple[int, int]]:
+        board = self.board
+        moves = []
+        for pos, tile in free_placements(board, self.limited):
+            try:
+                placed = board.place(pos, tile)
+            except IllegalTurn:
+                continue
+            board.rollback(placed)
+            moves.append((pos, tile))
+        return moves
+
+    def _root(self, order, depth):
+        scores = {}
+        alpha = -2 * WIN
+        for move in order:
+            value = self._child(move, self.mover, depth, -2 * WIN, -alpha)
+            if value is None:
+                continue
+            scores[move] = value
+            alpha = max(alpha, value)
+        return scores
+
+    # -- tree ------------------------------------------------------------------------------
+    def _negamax(self, mover: int, depth: int, alpha: float, beta: float) -> float:
+        best = None
+        for move in self._ordered(list(free_placements(self.board, self.limited))):
+            value = self._child(move, mover, depth, alpha, beta)
+            if value is None:
+                continue
+            if best is None or value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        return 0.0 if best is None else best  # no legal move: a draw (8x8)
+
+    def _child(self, move, mover, depth, alpha, beta) -> float | None:
+        """The value for ``mover`` of playing ``move``; None if the turn is illegal."""
+        self._tick()
+        board = self.board
+        pos, tile = move
+        try:
+            placed = board.place(pos, tile)
+        except IllegalTurn:
+            return None
+        before = board.bbox()
+        board.commit(placed)
+        try:
+            white, red = board.wins(placed, self.lines)
+            mine, theirs = (white, red) if mover == 0 else (red, white)
+            if mine and theirs and self.draw_on_both:
+                return 0.0
+            if mine:
+                return WIN + depth
+            if theirs:
+                return -WIN - depth
+            if self.limited and len(board.cells) >= LIMIT * LIMIT:
+                return 0.0
+            if depth <= 1:
+                return evaluate(board, mover, 1 - mover, self.lines)
+            return -self._negamax(1 - mover, depth - 1, -beta, -alpha)
+        finally:
+            board.uncommit(placed, before)
+
+    def _ordered(self, moves):
+        """The cells at the ends of tracks close to a win first."""
+        hot = hot_cells(self.board, open_tracks(self.board, self.lines))
+        if not hot:
+            return moves
+        return sorted(moves, key=lambda m: hot.get(m[0], 99))
+
+    def _tick(self):
+        self.nodes += 1
+        if self.nodes & 63 == 0 and self.deadline is not None and _time.perf_counter() > self.deadline:
+            raise _Timeout
+        if self.node_limit is not None and self.nodes > self.node_limit and self.depth_done:
+            raise _Timeout
