@@ -1,0 +1,386 @@
+"""MOD X rules (rules/modx.md): every numbered scenario of §3.11 and every option.
+
+Black is ``B`` here (the rules file's scenarios call it K)."""
+
+from __future__ import annotations
+
+import pytest
+
+import qipan
+from qipan.core import IllegalMove, OptionError, QipanError
+from qipan.games.modx.board import NAMES
+
+FILES = "ABCDEFGH"
+
+
+def make(cells: dict[str, str], turn="R", phase="play", players=2, game="modx", **options):
+    """A position from a dict of cells (``{"D4": "R", "D3": "bR"}``); other squares are empty."""
+    grid = dict.fromkeys(NAMES, ".")
+    grid.update(cells)
+    rows = [" ".join(grid[f"{f}{r}"] for f in FILES) for r in range(8, 0, -1)]
+    return qipan.load(game, **options).position("\n".join([f"{players} {turn} {phase}", *rows]))
+
+
+def snapshot(state):
+    return state.key(), state.position(), [m.text for m in state.legal_moves()], state.to_move, state.outcome
+
+
+def cells(*names: str, piece: str = "R") -> dict[str, str]:
+    return dict.fromkeys(names, piece)
+
+
+# Two jokers out of the way, so the positions are like real play.
+JOKERS = {"A8": "J", "H8": "J"}
+
+
+# -- §3.11 scenarios --------------------------------------------------------------------
+
+
+def test_1_plus_scores_five():
+    state = make({**cells("D4", "C4", "E4", "D5"), **JOKERS})
+    assert state.supply_x[0] == 10
+    move = state.play("D3")
+    assert move.text == "D3 {D3 C4 D4 E4 D5}"
+    assert state.points == [5, 0]
+    for sq in ("D3", "C4", "D4", "E4", "D5"):
+        assert state.stacks[NAMES.index(sq)] == (0,)
+    assert state.xs[0] == 0 and state.supply_x[0] == 14
+    assert state.supply_m[0] == 13
+    assert state.to_move == 1
+
+
+def test_2_diagonal_cross_scores_five():
+    state = make({**cells("D4", "C3", "E5", "C5"), **JOKERS})
+    assert state.play("E3").text == "E3 {C3 E3 D4 C5 E5}"
+    assert state.points == [5, 0]
+
+
+def test_3_line_with_a_joker_scores_four_and_the_joker_is_relocated():
+    # R also has G1-G4, so a joker on G5 would complete an R line: that relocation is illegal.
+    state = make({**cells("A1", "B2", "D4", "G1", "G2", "G3", "G4"), "C3": "J", **JOKERS})
+    assert state.play("E5").text == "E5 {A1 B2 C3 D4 E5}"
+    assert state.points == [4, 0]
+    assert state.stacks[NAMES.index("C3")] == ()
+    assert [state.stacks[NAMES.index(n)] for n in ("A1", "B2", "D4", "E5")] == [(0,)] * 4
+    assert state.phase == "relocate" and state.pending == 1 and state.to_move == 0
+    targets = {m.text for m in state.legal_moves()}
+    assert "J>G5" not in targets
+    assert {"J>C3", "J>A1", "J>H1"} <= targets
+    with pytest.raises(IllegalMove, match="complete your own pattern"):
+        state.play("J>G5")
+    state.play("J>C3")
+    assert state.to_move == 1 and state.phase == "play"
+
+
+def test_4_overlapping_patterns_are_scored_at_once():
+    state = make({**cells("B4", "C4", "E4", "F4", "D3", "D5"), **JOKERS})
+    assert state.complete_patterns(0) == 0
+    assert state.play("D4").text == "D4 {D3 B4 C4 D4 E4 F4 D5}"
+    assert state.points == [7, 0]
+    assert state.supply_x[0] == 14 and state.supply_m[0] == 11
+
+
+def test_5_covering_opponent_markers():
+    board = {"D3": "bR", "D4": "bR", "D5": "bR", "D6": "bR", "D7": "b", **JOKERS}
+    state = make(board)
+    assert state.points == [0, 5]
+    state.play("D7")
+    assert state.points == [5, 0]
+    for n in ("D3", "D4", "D5", "D6", "D7"):
+        assert state.stacks[NAMES.index(n)] == (1, 0)
+
+
+def test_6_own_marker_beneath_gets_no_new_marker():
+    state = make({"D3": "rR", **cells("D4", "D5", "D6"), **JOKERS})
+    assert state.points == [1, 0]
+    state.play("D7")
+    assert state.points == [5, 0]
+    assert state.stacks[NAMES.index("D3")] == (0,)
+    assert state.supply_m[0] == 18 - 5
+    assert state.supply_x[0] == 14
+
+
+def test_7_joker_relocation_may_not_complete_own_pattern_but_may_complete_the_opponents():
+    board = {**cells("D4", "C4", "E4", "D5"), **cells("A6", "B6", "C6", "D6", piece="B"), "H1": "J"}
+    state = make(board, phase="relocate 1")
+    with pytest.raises(IllegalMove):
+        state.play("J>D3")
+    assert "J>D3" not in state.legal_move_texts()
+    before = snapshot(state)
+    with pytest.raises(IllegalMove):
+        state.play("D3")  # a placement is not allowed while a joker waits
+    assert snapshot(state) == before
+    state.play("J>E6")  # completes Black's line A6-E6: legal
+    assert state.to_move == 1
+    move = state.play("H4")
+    assert move.text == "H4 {A6 B6 C6 D6 E6}"
+    assert state.points == [0, 4]
+    assert state.phase == "relocate" and state.to_move == 1
+
+
+@pytest.mark.parametrize("target", ["F6", "A1"])
+def test_8_all_joker_pattern_wins_at_once(target):
+    state = make({**cells("B2", "C3", "D4", "E5", piece="J")}, phase="relocate 1")
+    state.play(f"J>{target}")
+    assert state.outcome is not None and state.outcome.winners == (0,)
+    assert "jokers only" in state.outcome.reason
+    assert state.to_move is None and state.legal_moves() == []
+
+
+def test_8_all_joker_win_even_if_the_joker_also_completes_an_own_pattern():
+    board = {**cells("B2", "C3", "D4", "E5", piece="J"), **cells("F2", "F3", "F4", "F5"), "H8": "J"}
+    state = make(board, phase="relocate 1")
+    assert "J>F6" in state.legal_move_texts()
+    state.play("J>F6")
+    assert state.outcome.winners == (0,)
+
+
+def test_9_setup_jokers_may_not_touch():
+    state = qipan.load("modx").new()
+    assert state.phase == "setup" and state.to_move == 0 and state.pending == 5
+    state.play("J@C3")
+    before = snapshot(state)
+    for bad in ("J@D4", "J@C4", "J@B2", "J@C3"):
+        with pytest.raises(IllegalMove, match="next to a joker"):
+            state.play(bad)
+        assert snapshot(state) == before
+    state.play("J@E3")
+    for sq in ("A8", "H8", "H1"):
+        state.play(f"J@{sq}")
+    assert state.phase == "play" and state.to_move == 1  # P1 placed the jokers, P2 starts
+    assert state.jokers.bit_count() == 5
+    with pytest.raises(IllegalMove, match="already placed"):
+        state.play("J@A5")
+
+
+def test_10_threshold_wins_at_once_without_relocation():
+    # R has 13 points; the plus around D4 uses a joker on D5; +4 -> 17 >= 15.
+    board = {n: "r" for n in ("A8", "B8", "C8", "D8", "E8", "F8", "G8", "H8", "A7", "B7", "C7", "D7", "E7")}
+    board.update({**cells("C4", "E4", "D3"), "D5": "J", "H1": "J"})
+    state = make(board)
+    assert state.points[0] == 13
+    state.play("D4")
+    assert state.points[0] == 17
+    assert state.outcome.winners == (0,) and "15" in state.outcome.reason
+    assert state.phase == "play" and state.pending == 0 and state.to_move is None
+    assert state.jokers.bit_count() == 1  # the scored joker is not relocated
+    assert state.outcome.scores == (17.0, 0.0)
+
+
+def test_10_threshold_with_five_new_markers():
+    board = {n: "r" for n in ("A8", "B8", "C8", "D8", "E8", "F8", "G8", "H8", "A7", "B7", "C7", "D7", "E7")}
+    board.update(cells("D4", "C4", "E4", "D3"))
+    state = make(board)
+    state.play("D5")
+    assert state.points[0] == 18 and state.outcome.winners == (0,)
+
+
+# Black's 13 X pieces, no pattern among them.
+BLACK_13 = cells("A8", "B8", "C8", "D8", "F8", "G8", "H8", "A6", "B6", "C6", "D6", "F6", "G6", piece="B")
+LOW_JOKERS = {"A3": "J", "F1": "J"}
+
+
+def test_11_exhaustion_of_x_pieces_ends_the_game_and_the_higher_score_wins():
+    state = make({**BLACK_13, "A1": "r", "B1": "r", "C1": "r", "D1": "b", **LOW_JOKERS}, turn="B")
+    assert state.supply_x[1] == 1
+    state.play("H3")
+    assert state.supply_x[1] == 0
+    assert state.outcome.winners == (0,) and "X pieces" in state.outcome.reason
+    assert state.outcome.scores == (3.0, 1.0)
+
+
+def test_11_tie_at_exhaustion_is_a_draw():
+    state = make({**BLACK_13, "A1": "r", "D1": "b", **LOW_JOKERS}, turn="B")
+    state.play("H3")
+    assert state.outcome.is_draw and state.outcome.winners == ()
+
+
+def test_11_last_marker_covers_first_then_the_game_ends():
+    # R has 17 markers on the board (one left) and 9 points; Black 2 points.
+    board = {n: "rbr" for n in ("A8", "B8", "C8", "D8", "E8", "F8", "G8", "H8")}
+    board.update({"A6": "r", "D2": "bR", "D4": "bR", **cells("D1", "D3"), "H1": "J"})
+    state = make(board)
+    assert state.supply_m == [1, 8]
+    assert state.points == [9, 2]
+    state.play("D5")
+    # the one marker covers the first square topped by Black (board order: D2), nothing else
+    assert state.stacks[NAMES.index("D2")] == (1, 0)
+    assert state.stacks[NAMES.index("D4")] == (1,)
+    assert state.stacks[NAMES.index("D1")] == () and state.stacks[NAMES.index("D5")] == ()
+    assert state.xs[0] == 0 and state.supply_x[0] == 14  # every scored X still goes back
+    assert state.points == [10, 1]
+    assert state.outcome.winners == (0,) and "markers" in state.outcome.reason
+
+
+def test_11_relocation_happens_before_the_marker_exhaustion_ends_the_game():
+    board = {n: "rbr" for n in ("A8", "B8", "C8", "D8", "E8", "F8", "G8", "H8")}
+    board.update({"A6": "r", "D2": "bR", "D4": "bR", "D1": "R", "D3": "J", "H1": "J"})
+    state = make(board)
+    state.play("D5")
+    assert state.supply_m[0] == 0
+    assert state.outcome is None and state.phase == "relocate" and state.to_move == 0
+    state.play("J>F3")
+    assert state.outcome is not None and state.outcome.winners == (0,) and "markers" in state.outcome.reason
+
+
+def test_12_x_on_opponent_markers_keeps_their_points():
+    state = make({"E5": "b", **JOKERS})
+    state.play("E5")
+    assert state.points == [0, 1]
+    assert state.top[NAMES.index("E5")] == 1
+    assert "bR" in state.position()
+
+
+def test_markers_under_x_pieces_count_and_covered_markers_do_not():
+    state = make({"A1": "rbR", "B1": "brB", "C1": "r", "D1": "rb", **JOKERS})
+    assert state.points == [2, 2]
+
+
+# -- turn order, options and presets ----------------------------------------------------
+
+
+def test_x_placement_needs_an_open_square():
+    state = make({"C3": "R", "D4": "B", "E5": "J"}, turn="B")
+    before = snapshot(state)
+    for bad, why in (("C3", "X piece"), ("D4", "X piece"), ("E5", "joker")):
+        with pytest.raises(IllegalMove, match=why):
+            state.play(bad)
+        assert snapshot(state) == before
+
+
+def test_pattern_made_by_another_players_relocation_is_scored_on_any_placement():
+    # Black's line A6-E6 is already complete (a red relocation made it); any Black placement scores it.
+    board = {**cells("A6", "B6", "C6", "D6", piece="B"), "E6": "J", **JOKERS}
+    state = make(board, turn="B")
+    assert all("{A6 B6 C6 D6 E6" in m.text for m in state.legal_moves())
+    assert state.play("H1").text == "H1 {A6 B6 C6 D6 E6}"
+    assert state.points == [0, 4] and state.phase == "relocate"
+
+
+def test_other_colours_do_not_count_in_a_pattern():
+    state = make({**cells("D4", "C4", "E4"), "D5": "B", **JOKERS})
+    assert state.play("D3").text == "D3"
+    assert state.points == [0, 0]
+
+
+def test_three_players_play_to_12_and_turns_go_round():
+    board = {n: "r" for n in ("A8", "B8", "C8", "D8", "E8", "F8", "G8")}
+    board.update(cells("D4", "C4", "E4", "D3"))
+    state = make(board, players=3, game="modx-3")
+    assert state.target == 12
+    state.play("D5")
+    assert state.outcome.winners == (0,) and state.points[0] == 12
+
+
+def test_four_players_play_to_10():
+    board = {n: "y" for n in ("A8", "B8", "C8", "D8", "E8")}
+    board.update(cells("D4", "C4", "E4", "D3", piece="Y"))
+    state = make(board, turn="Y", players=4, game="modx-4")
+    assert state.target == 10
+    state.play("D5")
+    assert state.outcome.winners == (2,)
+
+
+def test_turn_order_is_clockwise_for_four_players():
+    state = qipan.load("modx-4", random_jokers=True).new(seed=3)
+    seen = []
+    for _ in range(8):
+        seen.append(state.to_move)
+        state.play(next(m for m in state.legal_moves() if "{" not in m.text))
+    assert seen == [1, 2, 3, 0, 1, 2, 3, 0]
+
+
+def test_teams_play_to_a_combined_12():
+    board = {n: "r" for n in ("A8", "B8", "C8", "D8")}
+    board.update({n: "y" for n in ("E8", "F8", "G8")})
+    board.update(cells("D4", "C4", "E4", "D3"))
+    state = make(board, players=4, game="modx-teams")
+    assert state.target == 12
+    state.play("D5")
+    assert state.points[0] == 9 and state.points[2] == 3
+    assert state.outcome.winners == (0, 2)
+
+
+def test_partners_do_not_cover_each_other():
+    board = {"D3": "yR", **cells("D4", "D5", "D6"), "D7": "b", **JOKERS}
+    state = make(board, players=4, game="modx-teams")
+    state.play("D7")
+    assert state.stacks[NAMES.index("D3")] == (2,)  # the partner's marker stays on top
+    assert state.stacks[NAMES.index("D7")] == (1, 0)  # the opponent's is covered
+    assert state.points == [4, 0, 1, 0]
+
+
+def test_in_free_for_all_yellow_markers_are_covered():
+    board = {"D3": "yR", **cells("D4", "D5", "D6"), **JOKERS}
+    state = make(board, players=4, game="modx-4")
+    state.play("D7")
+    assert state.stacks[NAMES.index("D3")] == (2, 0)
+    assert state.points == [5, 0, 0, 0]
+
+
+def test_team_exhaustion_compares_team_totals():
+    board = {**BLACK_13, "A1": "r", "B1": "y", "C1": "b", **LOW_JOKERS}
+    state = make(board, turn="B", players=4, game="modx-teams")
+    state.play("H3")
+    assert state.outcome.winners == (0, 2)  # 2 against 1
+    state = make(board, turn="B", players=4, game="modx-4")
+    state.play("H3")
+    assert state.outcome.is_draw  # every player has 1: a tie for the lead
+
+
+def test_teams_need_four_players():
+    with pytest.raises(QipanError):
+        qipan.load("modx", teams=True).new(players=2)
+    assert qipan.load("modx-teams").new().num_players == 4
+
+
+@pytest.mark.parametrize("jokers", [5, 6, 7, 8])
+def test_joker_count_option(jokers):
+    state = qipan.load("modx", jokers=jokers).new()
+    assert state.pending == jokers
+    placed = 0
+    while state.phase == "setup":
+        state.play(state.legal_moves()[-1])
+        placed += 1
+    assert placed == jokers and state.jokers.bit_count() == jokers
+
+
+@pytest.mark.parametrize("bad", [4, 9, "x"])
+def test_joker_count_option_is_validated(bad):
+    with pytest.raises(OptionError):
+        qipan.load("modx", jokers=bad)
+
+
+def test_random_joker_setup_is_legal_seeded_and_player_two_starts():
+    game = qipan.load("modx", random_jokers=True)
+    a, b, c = game.new(seed=1), game.new(seed=1), game.new(seed=2)
+    assert a.phase == "play" and a.to_move == 1 and a.history == []
+    assert a.jokers.bit_count() == 5
+    assert a.key() == b.key() and a.key() != c.key()
+    from qipan.games.modx.board import KING_AREA
+
+    for s in range(64):
+        if a.jokers >> s & 1:
+            assert a.jokers & KING_AREA[s] == 1 << s
+    eight = qipan.load("modx", random_jokers=True, jokers=8).new(seed=5)
+    assert eight.jokers.bit_count() == 8
+
+
+def test_presets():
+    assert qipan.load("modx").players == (2, 3, 4)
+    assert qipan.load("modx").new().num_players == 2
+    assert qipan.load("modx-3").new().num_players == 3
+    assert qipan.load("modx-4").new().num_players == 4
+    teams = qipan.load("modx-teams")
+    assert teams.options["teams"] is True and teams.new().target == 12
+
+
+def test_undo_restores_a_scoring_turn_exactly():
+    state = make({**cells("A1", "B2", "D4"), "C3": "J", "E5": "b", **JOKERS})
+    before = snapshot(state)
+    state.play("E5")
+    state.play("J>H4")
+    state.undo()
+    state.undo()
+    assert snapshot(state) == before
+    assert state.points == [0, 1] and state.supply_x[0] == 11 and state.supply_m == [18, 17]
