@@ -1,6 +1,7 @@
 """Tantrix: the 56 tiles, the 2-4 player game and the solitaire puzzles (rules/tantrix.md)."""
 
 from ...core import GameSpec, Option, register
+from .puzzles import SolitaireGame, SolitaireState
 from .rules import TantrixGame, TantrixState
 
 _OPTIONS = (
@@ -11,19 +12,6 @@ _OPTIONS = (
     Option("doubles", bool, False, "4 players in two teams; partners sit opposite and share a colour"),
     Option("colours", str, "", "the players' colours in seat order, e.g. RY (default RYGB)"),
 )
-
-TANTRIX = GameSpec("tantrix", "Tantrix", "tantrix", TantrixGame, _OPTIONS, players=(2, 3, 4),
-                   description="Hexagonal tiles with coloured links; the longest line or loop of your colour wins")
-register(
-    TANTRIX,
-    TANTRIX.preset("tantrix-tournament", "Tantrix (tournament setup)", players=(2,), setup="tournament"),
-    TANTRIX.preset("tantrix-doubles", "Tantrix doubles", players=(4,), doubles=True),
-)
-
-__all__ = ["TantrixGame", "TantrixState"]
-
-from .puzzles import SolitaireGame, SolitaireState  # noqa: E402
-
 _SOLITAIRE_OPTIONS = (
     Option("puzzle", str, "discovery", "discovery: tiles 1..n into one loop; flower: 7 random tiles in a flower",
            choices=("discovery", "flower")),
@@ -31,11 +19,21 @@ _SOLITAIRE_OPTIONS = (
     Option("colour", str, "", "Discovery: the loop colour (default: the back colour of tile n)",
            choices=("", "R", "Y", "B")),
 )
+
+TANTRIX = GameSpec("tantrix", "Tantrix", "tantrix", TantrixGame, _OPTIONS, players=(2, 3, 4),
+                   description="Hexagonal tiles with coloured links; the longest line or loop of your colour wins")
 SOLITAIRE = GameSpec("tantrix-solitaire", "Tantrix solitaire", "tantrix", SolitaireGame, _SOLITAIRE_OPTIONS,
                      players=(1,), description="The Discovery puzzle (default) or the Flower puzzle")
-register(
+_ALL = (
+    TANTRIX,
+    TANTRIX.preset("tantrix-tournament", "Tantrix (tournament setup)", players=(2,), setup="tournament"),
+    TANTRIX.preset("tantrix-doubles", "Tantrix doubles", players=(4,), doubles=True),
     SOLITAIRE,
     SOLITAIRE.preset("tantrix-discovery", "Tantrix Discovery puzzle", puzzle="discovery"),
     SOLITAIRE.preset("tantrix-flower", "Tantrix Flower puzzle", puzzle="flower"),
 )
-__all__ += ["SolitaireGame", "SolitaireState"]
+register(*_ALL)
+#: This package's games and presets by id (also in the registry).
+SPECS = {s.id: s for s in _ALL}
+
+__all__ = ["SPECS", "SolitaireGame", "SolitaireState", "TantrixGame", "TantrixState"]

@@ -99,6 +99,9 @@ def explain_illegal(state, move: Move) -> str:
         return f"tile {tile} is not in the hand of player {player + 1}"
     if cell in edges:
         return f"{cell[0]},{cell[1]} is occupied"
+    fills = [m for m in state.legal_moves() if m.data[0] == "place" and m.data[4]]
+    if fills and not (forced and cell in {m.data[2] for m in fills}):
+        return f"a forced space must be filled first, e.g. {fills[0]}"
     if edges and not any(nb in edges for nb in neighbours(cell)):
         return f"{cell[0]},{cell[1]} does not touch any tile"
     oriented = ORIENTED[tile][rot]
@@ -107,9 +110,6 @@ def explain_illegal(state, move: Move) -> str:
         if e is not None and e[(d + 3) % 6] != oriented[d]:
             return (f"tile {tile} in rotation {rot} shows {oriented[d]} on its {DIRECTION_NAMES[d]} edge "
                     f"but the neighbour there shows {e[(d + 3) % 6]}")
-    fills = [m for m in state.legal_moves() if m.data[0] == "place" and m.data[4]]
-    if fills and not forced:
-        return f"a forced space must be filled first, e.g. {fills[0]}"
     if forced and not fills:
         return f"{move}: there is no forced fill to make now"
     if hasattr(state, "why_restricted"):

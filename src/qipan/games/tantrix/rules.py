@@ -247,17 +247,11 @@ class TantrixState(State):
             return
 
     def _finish(self, reason: str) -> None:
-        scores = self.scores()
-        ranking = list(range(self.num_players))
-        top = max(scores)
-        winners = [p for p in ranking if scores[p] == top]
-        if len(set(self.colours[p] for p in winners)) > 1 and self.game.options["tiebreak"] == "second_best":
-            second = {c: best_tracks(self.edges, c)[1] for c in set(self.colours)}
-            best_second = max(second[self.colours[p]] for p in winners)
-            winners = [p for p in winners if second[self.colours[p]] == best_second]
-        if len(winners) == self.num_players:
-            winners = []
-        self.outcome = Outcome(tuple(winners), tuple(float(s) for s in scores), reason)
+        tracks = {c: best_tracks(self.edges, c) for c in set(self.colours)}
+        best = tuple(tracks[c][0] for c in self.colours)
+        second = tuple(tracks[c][1] for c in self.colours)
+        winners = rank_players(best, second, self.game.options["tiebreak"])
+        self.outcome = Outcome(tuple(winners), tuple(float(s) for s in best), reason)
         self.to_move, self._moves = None, []
 
     def _apply(self, move: Move):
@@ -390,6 +384,19 @@ class TantrixState(State):
         from .position import write_position
 
         return write_position(self)
+
+
+def rank_players(best, second, tiebreak: str) -> list[int]:
+    """The winners from each player's best (and second-best) track; [] for a draw of all.
+
+    Tied players draw: they all count as winners unless every player is tied. Doubles
+    partners have equal values and so win or draw together."""
+    players = range(len(best))
+    winners = [p for p in players if best[p] == max(best)]
+    if tiebreak == "second_best":
+        top_second = max(second[p] for p in winners)
+        winners = [p for p in winners if second[p] == top_second]
+    return [] if len(winners) == len(best) else winners
 
 
 def neighbour_colour(edges: dict[Cell, str], cell: Cell, d: int) -> str | None:
