@@ -9,8 +9,15 @@ from .agent import ModXAgent
 from .rules import ModXGame, ModXState
 
 OPTIONS = (
-    Option("jokers", int, 5, "jokers in play (5 by default; 6-8 for the 'crazy' variant)", minimum=5, maximum=8),
-    Option("random_jokers", bool, False, "place the setup jokers at random (no two touching) instead of by player 1"),
+    Option(
+        "jokers", int, 5, "jokers in play (5 by default; 6-8 for the 'crazy' variant)", minimum=5, maximum=8
+    ),
+    Option(
+        "random_jokers",
+        bool,
+        False,
+        "place the setup jokers at random (no two touching) instead of by player 1",
+    ),
     Option("teams", bool, False, "4 players as 2 teams of 2 (partners sit opposite), playing to 12 together"),
 )
 

@@ -104,8 +104,11 @@ class ModXAgent(Agent):
         answers = sorted(gains, key=lambda s: (-gains[s], s))[: self.replies]
         worst = float("inf")
         for s in answers:
-            move = next(m for m in work.legal_moves() if m.data[1] == s) if work.scored_by(work.to_move, s) \
+            move = (
+                next(m for m in work.legal_moves() if m.data[1] == s)
+                if work.scored_by(work.to_move, s)
                 else _plain(s)
+            )
             count = self._play_turn(work, move)
             value = evaluate_raw(work, me)
             self._undo(work, count)

@@ -26,7 +26,9 @@ CASH, FIRST_WAITING, OTHER_WAITING = 0.9, 0.3, 0.6
 
 def _value(mask: int, any_top: int, hostile: int, friendly: int) -> float:
     """What completing the squares of ``mask`` (jokers excluded) would earn."""
-    return (mask & ~any_top).bit_count() + 2 * (mask & hostile).bit_count() + 0.2 * (mask & friendly).bit_count()
+    return (
+        (mask & ~any_top).bit_count() + 2 * (mask & hostile).bit_count() + 0.2 * (mask & friendly).bit_count()
+    )
 
 
 def _tops(state: ModXState, q: int) -> tuple[int, int, int]:
@@ -65,7 +67,9 @@ def potential(state: ModXState, q: int) -> float:
             missing = pat & ~cover
             near[missing] = near.get(missing, 0) | pat
     if near:
-        values = sorted((_value(m & ~jokers, any_top, hostile, friendly) for m in near.values()), reverse=True)
+        values = sorted(
+            (_value(m & ~jokers, any_top, hostile, friendly) for m in near.values()), reverse=True
+        )
         if 0 in near:  # already complete (made by another player's relocation): it scores next turn
             pot += _value(near[0] & ~jokers, any_top, hostile, friendly)
         elif state.to_move == q:
@@ -131,7 +135,9 @@ def placement_gains(state: ModXState) -> dict[int, float]:
         o_any, o_hostile, o_friendly = _tops(state, o)
         # The player right after the mover cashes a threat first; later players may be blocked by others.
         urgency = 1.0 if o == (me + 1) % n else 0.6
-        opp_near.append((o, {m: urgency * _value(u & ~jokers, o_any, o_hostile, o_friendly) for m, u in o_near.items()}))
+        opp_near.append(
+            (o, {m: urgency * _value(u & ~jokers, o_any, o_hostile, o_friendly) for m, u in o_near.items()})
+        )
     own_x = xs[me]
     block_me = all_x & ~own_x
     while open_mask:

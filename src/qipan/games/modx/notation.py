@@ -178,7 +178,9 @@ def _read_cell(state: ModXState, s: int, cell: str) -> None:
     markers = cell[:-1] if top else cell
     stack = tuple(LETTERS.index(c.upper()) for c in markers)
     if any(p >= state.num_players for p in stack):
-        raise NotationError(f"{NAMES[s]} holds a marker of a colour not in this {state.num_players}-player game")
+        raise NotationError(
+            f"{NAMES[s]} holds a marker of a colour not in this {state.num_players}-player game"
+        )
     state.stacks[s] = stack
     if stack:
         state.top[s] = stack[-1]
@@ -189,7 +191,9 @@ def _read_cell(state: ModXState, s: int, cell: str) -> None:
     elif top:
         p = LETTERS.index(top)
         if p >= state.num_players:
-            raise NotationError(f"{NAMES[s]} holds an X of a colour not in this {state.num_players}-player game")
+            raise NotationError(
+                f"{NAMES[s]} holds an X of a colour not in this {state.num_players}-player game"
+            )
         state.xs[p] |= BIT[s]
 
 
@@ -206,4 +210,3 @@ def _check_counts(state: ModXState) -> None:
     if state.outcome is not None:
         o = state.outcome
         state.outcome = Outcome(o.winners, tuple(float(p) for p in state.points), o.reason)
-

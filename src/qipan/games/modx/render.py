@@ -90,15 +90,21 @@ def svg_board(state: ModXState) -> str:
                 )
         cx, cy = x + CELL / 2, y + CELL / 2 - 4
         if state.jokers & BIT[s]:
-            out.append(_x_shape(cx, cy, 13, "#ffffff", "#8aa0b8", 0.85).replace("<g ", '<g class="joker" ', 1))
+            out.append(
+                _x_shape(cx, cy, 13, "#ffffff", "#8aa0b8", 0.85).replace("<g ", '<g class="joker" ', 1)
+            )
         else:
             for p, xs in enumerate(state.xs):
                 if xs & BIT[s]:
-                    out.append(_x_shape(cx, cy, 13, FILL[p], "#ffffff", 1).replace("<g ", '<g class="xpiece" ', 1))
+                    out.append(
+                        _x_shape(cx, cy, 13, FILL[p], "#ffffff", 1).replace("<g ", '<g class="xpiece" ', 1)
+                    )
         out.append("</g>")
     for i in range(SIZE):
         fx = MARGIN + i * CELL + CELL / 2
-        out.append(f'<text x="{fx}" y="{MARGIN + SIZE * CELL + 16}" text-anchor="middle" font-size="13">{FILES[i]}</text>')
+        out.append(
+            f'<text x="{fx}" y="{MARGIN + SIZE * CELL + 16}" text-anchor="middle" font-size="13">{FILES[i]}</text>'
+        )
         ry = MARGIN + (SIZE - 1 - i) * CELL + CELL / 2 + 5
         out.append(f'<text x="{MARGIN / 2}" y="{ry}" text-anchor="middle" font-size="13">{i + 1}</text>')
     scores = "  ".join(f"{LETTERS[p]} {state.points[p]}" for p in range(state.num_players))

@@ -319,7 +319,9 @@ class ModXState(State):
         best = max(sides.values())
         leaders = [side for side, pts in sides.items() if pts == best]
         if len(leaders) > 1:
-            self.outcome = Outcome((), tuple(float(p) for p in self.points), f"a player ran out of {who}: tie")
+            self.outcome = Outcome(
+                (), tuple(float(p) for p in self.points), f"a player ran out of {who}: tie"
+            )
             self.to_move = None
         else:
             self._finish(leaders[0], f"a player ran out of {who}: highest score")
@@ -353,7 +355,17 @@ class ModXState(State):
     def copy(self) -> ModXState:
         twin = ModXState.__new__(ModXState)
         twin.__dict__.update(self.__dict__)
-        for name in ("xs", "stacks", "top", "topmask", "points", "supply_x", "supply_m", "history", "_undo_stack"):
+        for name in (
+            "xs",
+            "stacks",
+            "top",
+            "topmask",
+            "points",
+            "supply_x",
+            "supply_m",
+            "history",
+            "_undo_stack",
+        ):
             setattr(twin, name, list(getattr(self, name)))
         return twin
 
