@@ -154,7 +154,7 @@ def test_malformed_positions_are_rejected(text):
 def test_record_with_scoring_and_relocation_round_trips():
     state = qipan.load("modx").new()
     state.play_many(["J@C3", "J@A8", "J@H8", "J@H1", "J@F7"])
-    state.play_many(["A1", "H4", "B2", "H5", "D4", "H6", "E5 {A1 B2 C3 D4 E5}", "J>C3"])
+    state.play_many(["H4", "A1", "H5", "B2", "H6", "D4", "G2", "E5 {A1 B2 C3 D4 E5}", "J>C3"])
     assert state.points == [4, 0] and state.to_move == 1
     record = Record.from_state(state)
     assert "E5 {A1 B2 C3 D4 E5}" in record.moves and "J>C3" in record.moves
@@ -162,10 +162,10 @@ def test_record_with_scoring_and_relocation_round_trips():
         again = loads(text).replay()
         assert again.key() == state.key()
     bad = Record.from_dict(record.to_dict())
-    bad.moves[11] = "E5 {A1 B2}"
+    bad.moves[12] = "E5 {A1 B2}"
     with pytest.raises(qipan.RecordError) as err:
         bad.replay()
-    assert err.value.ply == 12
+    assert err.value.ply == 13
 
 
 # -- rendering -----------------------------------------------------------------------------
