@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.errors import NotationError, QipanError
+from ...core.outcome import Outcome
 from .geometry import EMPTY
 
 if TYPE_CHECKING:
@@ -26,6 +27,9 @@ def write_position(state: PenteState) -> str:
         "captures=" + ",".join(map(str, state.captures)),
         f"pending={state.pending + 1 if state.pending >= 0 else '-'}",
     ]
+    if state.outcome is not None:
+        winners = ",".join(str(w + 1) for w in state.outcome.winners) or "draw"
+        parts.append(f"over={winners}")
     for p in range(state.num_players):
         stones = [g.name[i] for i in g.points if state.cells[i] == p + 1]
         parts.append(f"{p + 1}:" + ",".join(stones))
@@ -38,7 +42,7 @@ def read_position(game: PenteGame, text: str, players: int | None = None) -> Pen
     for token in text.split():
         if "=" in token:
             key, _, value = token.partition("=")
-            if key not in ("ply", "next", "captures", "pending", "players"):
+            if key not in ("ply", "next", "captures", "pending", "players", "over"):
                 raise NotationError(f"unknown position field {key!r}")
             fields[key] = value
         elif ":" in token:
@@ -70,7 +74,18 @@ def read_position(game: PenteGame, text: str, players: int | None = None) -> Pen
     try:
         state.placed = int(fields.get("ply", count))
         nxt = fields.get("next", "1")
-        state.to_move = int(nxt) - 1
+        over = fields.get("over")
+        if over is not None:
+            if nxt != "-":
+                raise ValueError("a finished game has next=-")
+            winners = () if over == "draw" else tuple(int(w) - 1 for w in over.split(","))
+            if any(not 0 <= w < n for w in winners):
+                raise ValueError(f"no such winner in over={over}")
+            reason = "position set up as finished"
+            state.outcome = Outcome.win(winners, n, reason) if winners else Outcome.draw(n, reason)
+            state.to_move = None
+        else:
+            state.to_move = int(nxt) - 1
         caps = fields.get("captures")
         if caps:
             values = [int(c) for c in caps.split(",")]
@@ -81,6 +96,9 @@ def read_position(game: PenteGame, text: str, players: int | None = None) -> Pen
         state.pending = -1 if pending == "-" else int(pending) - 1
     except ValueError as exc:
         raise NotationError(f"malformed Pente position: {exc}") from exc
-    if not 0 <= state.to_move < n or not -1 <= state.pending < n or state.placed < count:
+    if game.exact:
+        state.maybe_line = (1 << n) - 1  # re-check every player's lines once: always correct
+    to_move_ok = state.outcome is not None or 0 <= state.to_move < n
+    if not to_move_ok or not -1 <= state.pending < n or state.placed < count:
         raise NotationError("malformed Pente position: player or ply out of range")
     return state

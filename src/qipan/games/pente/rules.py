@@ -405,7 +405,8 @@ class PenteState(State):
     # -- keys and views ----------------------------------------------------------------
     def key(self) -> Any:
         opening = self.placed if self.placed <= self.num_players else -1
-        return (self.zhash, self.to_move, tuple(self.captures), self.pending, self.maybe_line, opening)
+        # maybe_line is left out: it only saves a scan whose answer the position already fixes
+        return (self.zhash, self.to_move, tuple(self.captures), self.pending, opening)
 
     def text(self) -> str:
         from .render import text
