@@ -16,8 +16,10 @@ FILLER = "31,32,33,34,35,36"
 def position(board, hand, bag="rest", turn="1/1", players=2, other=FILLER):
     text = ";".join(f"{t}@{q},{r}r{k}" for q, r, t, k in board) or "-"
     hands = "|".join([",".join(map(str, hand))] + [other] * (players - 1))
-    return make().position(f"players={players} phase=play turn={turn} order=40,12{',1' * (players - 2)} "
-                           f"board={text} hands={hands} bag={bag}")
+    return make().position(
+        f"players={players} phase=play turn={turn} order=40,12{',1' * (players - 2)} "
+        f"board={text} hands={hands} bag={bag}"
+    )
 
 
 def test_x01_three_tile_loop(scenarios):
@@ -50,7 +52,9 @@ def test_x02_rule1_three_same_colour(scenarios):
     assert endgame.endgame and bad in endgame.legal_move_texts()
     endgame.play(bad)
     assert (0, 0) in endgame.forced_spaces
-    required = [(d, endgame.edges[nb][(d + 3) % 6]) for d, nb in enumerate(neighbours((0, 0))) if nb in endgame.edges]
+    required = [
+        (d, endgame.edges[nb][(d + 3) % 6]) for d, nb in enumerate(neighbours((0, 0))) if nb in endgame.edges
+    ]
     assert not any(all(ORIENTED[x][rot][d] == c for d, c in required) for x in ORIENTED for rot in range(6))
 
 
@@ -63,10 +67,16 @@ def test_x02_forced_space_after_the_alternative(scenarios):
     state.play("+50")
     assert state.forced_spaces == [tuple(c) for c in after["forced_spaces"]]
     names = {0: "NE", 1: "E", 2: "SE", 3: "SW", 4: "W", 5: "NW"}
-    colours = {names[d]: state.edges[nb][(d + 3) % 6] for d, nb in enumerate(neighbours((0, 0))) if nb in state.edges}
+    colours = {
+        names[d]: state.edges[nb][(d + 3) % 6] for d, nb in enumerate(neighbours((0, 0))) if nb in state.edges
+    }
     assert colours == after["colours_into_forced_space"]
-    fitting = {(x, rot) for x in ORIENTED for rot in range(6)
-               if all(ORIENTED[x][rot][{v: k for k, v in names.items()}[n]] == c for n, c in colours.items())}
+    fitting = {
+        (x, rot)
+        for x in ORIENTED
+        for rot in range(6)
+        if all(ORIENTED[x][rot][{v: k for k, v in names.items()}[n]] == c for n, c in colours.items())
+    }
     assert fitting == {tuple(x) for x in after["tiles_that_fit_forced_space"]}
     # A player holding one of them in a legal rotation must fill it at the start of the turn.
     holder = position(spec["placements"] + [[-1, 1, 3, 5]], [12, 40, 41, 42, 43, 44])
@@ -135,8 +145,10 @@ def test_must_fill_a_tile_drawn_by_the_free_move_replacement():
     assert state.to_move == CHANCE and (0, 0) not in state.forced_spaces
 
 
-SCENARIO6 = ("players=2 phase=play turn=2/3 order=48,42 board=14@-3,2r3;45@-2,1r1;34@-1,0r0;7@-1,1r0;"
-             "52@0,-2r3;48@0,-1r3;29@0,0r0;28@1,-1r2 hands=15,19,22,23,26,56|3,16,27,36,37,42 bag=rest")
+SCENARIO6 = (
+    "players=2 phase=play turn=2/3 order=48,42 board=14@-3,2r3;45@-2,1r1;34@-1,0r0;7@-1,1r0;"
+    "52@0,-2r3;48@0,-1r3;29@0,0r0;28@1,-1r2 hands=15,19,22,23,26,56|3,16,27,36,37,42 bag=rest"
+)
 
 
 def test_order_of_fills_is_the_players_choice():
@@ -232,9 +244,11 @@ def test_ties_draw_by_default_and_second_best_option():
     assert rank_players((10, 10, 7), (1, 2, 9), "draw") == [0, 1]
 
 
-SCENARIO9 = ("players=2 phase=play turn=2/1 order=48,42 board=14@-3,2r3;45@-2,1r1;16@-1,-1r2;34@-1,0r0;"
-             "7@-1,1r0;52@0,-2r3;48@0,-1r3;29@0,0r0;54@0,1r0;23@1,-2r4;28@1,-1r2;11@1,0r4;56@2,-1r3 "
-             "hands=5,15,19,22|38 bag=3,27")
+SCENARIO9 = (
+    "players=2 phase=play turn=2/1 order=48,42 board=14@-3,2r3;45@-2,1r1;16@-1,-1r2;34@-1,0r0;"
+    "7@-1,1r0;52@0,-2r3;48@0,-1r3;29@0,0r0;54@0,1r0;23@1,-2r4;28@1,-1r2;11@1,0r4;56@2,-1r3 "
+    "hands=5,15,19,22|38 bag=3,27"
+)
 
 
 def test_deadlock_is_a_draw():

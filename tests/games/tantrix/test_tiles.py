@@ -24,7 +24,7 @@ def colourings(pattern, colours):
     out = set()
     for order in permutations(colours):
         edges = [""] * 6
-        for colour, (a, b) in zip(order, pattern):
+        for colour, (a, b) in zip(order, pattern, strict=True):
             edges[a] = edges[b] = colour
         out.add(canonical("".join(edges)))
     return out
@@ -56,14 +56,20 @@ def test_tiles_match_the_shared_data_table():
     for row in rows:
         tile = TILES[int(row[0])]
         assert tile.edges == row[1] and tile.kind == row[2]
-        assert tile.colours == row[3] and "RYGB".replace(row[4], "") == "".join(c for c in "RYGB" if c in tile.edges)
+        assert tile.colours == row[3] and "RYGB".replace(row[4], "") == "".join(
+            c for c in "RYGB" if c in tile.edges
+        )
         links = " ".join(f"{c}:{a}-{b}({link_kind(a, b)})" for c, a, b in tile.links())
         assert links == row[5].strip()
 
 
 def test_link_types_and_structure():
-    kinds = {"brid": {"sharp": 2, "straight": 1}, "sint": {"sharp": 1, "gentle": 2},
-             "rond": {"sharp": 3}, "chin": {"straight": 1, "gentle": 2}}
+    kinds = {
+        "brid": {"sharp": 2, "straight": 1},
+        "sint": {"sharp": 1, "gentle": 2},
+        "rond": {"sharp": 3},
+        "chin": {"straight": 1, "gentle": 2},
+    }
     for tile in TILES.values():
         seen = {}
         for _, a, b in tile.links():

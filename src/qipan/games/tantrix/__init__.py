@@ -1,29 +1,64 @@
 """Tantrix: the 56 tiles, the 2-4 player game and the solitaire puzzles (rules/tantrix.md)."""
 
 from ...core import GameSpec, Option, register
+from . import record as _record  # noqa: F401  (registers the turn-log format)
 from .puzzles import SolitaireGame, SolitaireState
 from .rules import TantrixGame, TantrixState
 
 _OPTIONS = (
-    Option("setup", str, "casual", "casual: keep the start-order tile; tournament: return it before dealing",
-           choices=("casual", "tournament")),
-    Option("tiebreak", str, "draw", "tied players draw, or compare the second-best track",
-           choices=("draw", "second_best")),
+    Option(
+        "setup",
+        str,
+        "casual",
+        "casual: keep the start-order tile; tournament: return it before dealing",
+        choices=("casual", "tournament"),
+    ),
+    Option(
+        "tiebreak",
+        str,
+        "draw",
+        "tied players draw, or compare the second-best track",
+        choices=("draw", "second_best"),
+    ),
     Option("doubles", bool, False, "4 players in two teams; partners sit opposite and share a colour"),
     Option("colours", str, "", "the players' colours in seat order, e.g. RY (default RYGB)"),
 )
 _SOLITAIRE_OPTIONS = (
-    Option("puzzle", str, "discovery", "discovery: tiles 1..n into one loop; flower: 7 random tiles in a flower",
-           choices=("discovery", "flower")),
+    Option(
+        "puzzle",
+        str,
+        "discovery",
+        "discovery: tiles 1..n into one loop; flower: 7 random tiles in a flower",
+        choices=("discovery", "flower"),
+    ),
     Option("n", int, 3, "Discovery: use tiles 1..n", minimum=3, maximum=10),
-    Option("colour", str, "", "Discovery: the loop colour (default: the back colour of tile n)",
-           choices=("", "R", "Y", "B")),
+    Option(
+        "colour",
+        str,
+        "",
+        "Discovery: the loop colour (default: the back colour of tile n)",
+        choices=("", "R", "Y", "B"),
+    ),
 )
 
-TANTRIX = GameSpec("tantrix", "Tantrix", "tantrix", TantrixGame, _OPTIONS, players=(2, 3, 4),
-                   description="Hexagonal tiles with coloured links; the longest line or loop of your colour wins")
-SOLITAIRE = GameSpec("tantrix-solitaire", "Tantrix solitaire", "tantrix", SolitaireGame, _SOLITAIRE_OPTIONS,
-                     players=(1,), description="The Discovery puzzle (default) or the Flower puzzle")
+TANTRIX = GameSpec(
+    "tantrix",
+    "Tantrix",
+    "tantrix",
+    TantrixGame,
+    _OPTIONS,
+    players=(2, 3, 4),
+    description="Hexagonal tiles with coloured links; the longest line or loop of your colour wins",
+)
+SOLITAIRE = GameSpec(
+    "tantrix-solitaire",
+    "Tantrix solitaire",
+    "tantrix",
+    SolitaireGame,
+    _SOLITAIRE_OPTIONS,
+    players=(1,),
+    description="The Discovery puzzle (default) or the Flower puzzle",
+)
 _ALL = (
     TANTRIX,
     TANTRIX.preset("tantrix-tournament", "Tantrix (tournament setup)", players=(2,), setup="tournament"),

@@ -26,7 +26,9 @@ def placement_move(tile: int, cell: tuple[int, int], rot: int, forced: bool) -> 
     move = _CACHE.get(key)
     if move is None:
         path = (f"t{tile}", f"{cell[0]},{cell[1]}", f"r{rot}")
-        move = _CACHE[key] = Move(placement_text(tile, cell, rot, forced), path, ("place", tile, cell, rot, forced))
+        move = _CACHE[key] = Move(
+            placement_text(tile, cell, rot, forced), path, ("place", tile, cell, rot, forced)
+        )
     return move
 
 
@@ -108,8 +110,10 @@ def explain_illegal(state, move: Move) -> str:
     for d, nb in enumerate(neighbours(cell)):
         e = edges.get(nb)
         if e is not None and e[(d + 3) % 6] != oriented[d]:
-            return (f"tile {tile} in rotation {rot} shows {oriented[d]} on its {DIRECTION_NAMES[d]} edge "
-                    f"but the neighbour there shows {e[(d + 3) % 6]}")
+            return (
+                f"tile {tile} in rotation {rot} shows {oriented[d]} on its {DIRECTION_NAMES[d]} edge "
+                f"but the neighbour there shows {e[(d + 3) % 6]}"
+            )
     if forced and not fills:
         return f"{move}: there is no forced fill to make now"
     if hasattr(state, "why_restricted"):

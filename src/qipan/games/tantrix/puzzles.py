@@ -104,7 +104,9 @@ class SolitaireState(State):
             cells = sorted(self.counts)
         out = []
         for cell in cells:
-            required = [(d, self.edges[nb][(d + 3) % 6]) for d, nb in enumerate(neighbours(cell)) if nb in self.edges]
+            required = [
+                (d, self.edges[nb][(d + 3) % 6]) for d, nb in enumerate(neighbours(cell)) if nb in self.edges
+            ]
             for tile in self.hand:
                 for rot, oriented in enumerate(ORIENTED[tile]):
                     if all(oriented[d] == c for d, c in required):
@@ -200,8 +202,13 @@ class SolitaireState(State):
 
     def svg(self) -> str:
         status = self.outcome.reason if self.outcome else "place a tile"
-        return board_svg(self.board, self._spaces(), [("hand", list(self.hand), self.to_move == 0)],
-                         f"{self.game.title}: {status}", forced_at=7)
+        return board_svg(
+            self.board,
+            self._spaces(),
+            [("hand", list(self.hand), self.to_move == 0)],
+            f"{self.game.title}: {status}",
+            forced_at=7,
+        )
 
     def position(self) -> str:
         board = ";".join(f"{t}@{q},{r}r{k}" for (q, r), (t, k) in sorted(self.board.items())) or "-"

@@ -62,24 +62,43 @@ def link_path(cx: float, cy: float, size: float, a: int, b: int) -> str:
     return f"M{_fmt(x1)},{_fmt(y1)} A{r},{r} 0 0 {sweep} {_fmt(x2)},{_fmt(y2)}"
 
 
-def tile_svg(cx: float, cy: float, size: float, oriented: str, number: int, target: str | None = None,
-             highlight: bool = False) -> str:
+def tile_svg(
+    cx: float,
+    cy: float,
+    size: float,
+    oriented: str,
+    number: int,
+    target: str | None = None,
+    highlight: bool = False,
+) -> str:
     attrs = f' data-target="{escape(target)}" style="cursor:pointer"' if target else ""
-    parts = [f'<g class="tile"{attrs}>',
-             f'<polygon points="{hexagon_points(cx, cy, size * 0.98)}" fill="#141414" '
-             f'stroke="{"#ffffff" if highlight else "#555"}" stroke-width="{1.5 if highlight else 1}"/>']
+    parts = [
+        f'<g class="tile"{attrs}>',
+        f'<polygon points="{hexagon_points(cx, cy, size * 0.98)}" fill="#141414" '
+        f'stroke="{"#ffffff" if highlight else "#555"}" stroke-width="{1.5 if highlight else 1}"/>',
+    ]
     for colour in sorted(set(oriented)):
         a, b = (d for d in range(6) if oriented[d] == colour)
-        parts.append(f'<path d="{link_path(cx, cy, size, a, b)}" fill="none" stroke="{PAINT[colour]}" '
-                     f'stroke-width="{_fmt(size * 0.24)}"/>')
-    parts.append(f'<text x="{_fmt(cx)}" y="{_fmt(cy + size * 0.12)}" font-size="{_fmt(size * 0.32)}" '
-                 f'text-anchor="middle" fill="#dddddd" font-family="sans-serif">{number}</text>')
+        parts.append(
+            f'<path d="{link_path(cx, cy, size, a, b)}" fill="none" stroke="{PAINT[colour]}" '
+            f'stroke-width="{_fmt(size * 0.24)}"/>'
+        )
+    parts.append(
+        f'<text x="{_fmt(cx)}" y="{_fmt(cy + size * 0.12)}" font-size="{_fmt(size * 0.32)}" '
+        f'text-anchor="middle" fill="#dddddd" font-family="sans-serif">{number}</text>'
+    )
     parts.append("</g>")
     return "".join(parts)
 
 
-def board_svg(board: dict, spaces: dict[Cell, int], hands: list[tuple[str, list[int], bool]],
-              title: str, forced_at: int = 3, size: float = 28.0) -> str:
+def board_svg(
+    board: dict,
+    spaces: dict[Cell, int],
+    hands: list[tuple[str, list[int], bool]],
+    title: str,
+    forced_at: int = 3,
+    size: float = 28.0,
+) -> str:
     """``board``: cell -> (tile, rot); ``spaces``: empty cell -> occupied neighbours (its
     ``data-target`` is the cell); ``hands``: (label, tiles, clickable) rows below the board."""
     cells = list(board) + list(spaces) or [(0, 0)]
@@ -93,21 +112,25 @@ def board_svg(board: dict, spaces: dict[Cell, int], hands: list[tuple[str, list[
     top = 24
     board_h = max_y - min_y
     height = top + board_h + len(hands) * (hand_size * 2.2) + 10
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_fmt(width)} {_fmt(height)}" '
-           f'width="{_fmt(width)}" height="{_fmt(height)}" font-family="sans-serif">',
-           f'<rect width="100%" height="100%" fill="#e9e4d8"/>',
-           f'<text x="8" y="17" font-size="13" fill="#222">{escape(title)}</text>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_fmt(width)} {_fmt(height)}" '
+        f'width="{_fmt(width)}" height="{_fmt(height)}" font-family="sans-serif">',
+        '<rect width="100%" height="100%" fill="#e9e4d8"/>',
+        f'<text x="8" y="17" font-size="13" fill="#222">{escape(title)}</text>',
+    ]
     ox, oy = -min_x + (width - (max_x - min_x)) / 2, top - min_y
     for cell, n in sorted(spaces.items()):
         cx, cy = pixel(cell, size)
         forced = n >= forced_at
         stroke = "#c0392b" if forced else "#9a9282"
-        out.append(f'<g class="space{" forced" if forced else ""}" data-target="{cell[0]},{cell[1]}" '
-                   f'style="cursor:pointer"><polygon points="{hexagon_points(cx + ox, cy + oy, size * 0.96)}" '
-                   f'fill="{"#f6d5cf" if forced else "#f3efe6"}" stroke="{stroke}" '
-                   f'stroke-width="{2.5 if forced else 1}" stroke-dasharray="{"" if forced else "3,3"}"/>'
-                   f'<text x="{_fmt(cx + ox)}" y="{_fmt(cy + oy + 4)}" font-size="{_fmt(size * 0.3)}" '
-                   f'text-anchor="middle" fill="{stroke}">{"F " if forced else ""}{cell[0]},{cell[1]}</text></g>')
+        out.append(
+            f'<g class="space{" forced" if forced else ""}" data-target="{cell[0]},{cell[1]}" '
+            f'style="cursor:pointer"><polygon points="{hexagon_points(cx + ox, cy + oy, size * 0.96)}" '
+            f'fill="{"#f6d5cf" if forced else "#f3efe6"}" stroke="{stroke}" '
+            f'stroke-width="{2.5 if forced else 1}" stroke-dasharray="{"" if forced else "3,3"}"/>'
+            f'<text x="{_fmt(cx + ox)}" y="{_fmt(cy + oy + 4)}" font-size="{_fmt(size * 0.3)}" '
+            f'text-anchor="middle" fill="{stroke}">{"F " if forced else ""}{cell[0]},{cell[1]}</text></g>'
+        )
     for cell, (tile, rot) in sorted(board.items()):
         cx, cy = pixel(cell, size)
         out.append(tile_svg(cx + ox, cy + oy, size, ORIENTED[tile][rot], tile))
@@ -116,8 +139,17 @@ def board_svg(board: dict, spaces: dict[Cell, int], hands: list[tuple[str, list[
         out.append(f'<text x="8" y="{_fmt(y + 4)}" font-size="12" fill="#222">{escape(label)}</text>')
         x = 120
         for tile in tiles:
-            out.append(tile_svg(x, y, hand_size, ORIENTED[tile][0], tile,
-                                target=f"t{tile}" if clickable else None, highlight=clickable))
+            out.append(
+                tile_svg(
+                    x,
+                    y,
+                    hand_size,
+                    ORIENTED[tile][0],
+                    tile,
+                    target=f"t{tile}" if clickable else None,
+                    highlight=clickable,
+                )
+            )
             x += hand_step
         y += hand_size * 2.2
     out.append("</svg>")
@@ -145,7 +177,7 @@ def hex_map(board: dict, spaces: dict[Cell, int], forced_at: int = 3) -> list[st
             else:
                 label = "."
             start = col * 3 + 3 - len(label) // 2
-            chars[start:start + len(label)] = label
+            chars[start : start + len(label)] = label
         lines.append(f"r={r:>3} " + "".join(chars).rstrip())
     return lines
 
@@ -153,8 +185,10 @@ def hex_map(board: dict, spaces: dict[Cell, int], forced_at: int = 3) -> list[st
 def text(state) -> str:
     from .rules import CHANCE, PLAY
 
-    lines = [f"{state.game.title} — {state.num_players} players, {len(state.bag)} tiles in the bag"
-             + (" (endgame: restrictions lifted)" if state.endgame else "")]
+    lines = [
+        f"{state.game.title} — {state.num_players} players, {len(state.bag)} tiles in the bag"
+        + (" (endgame: restrictions lifted)" if state.endgame else "")
+    ]
     if state.outcome is not None:
         lines.append(f"Game over: {state.outcome.reason}; result {state.outcome.result_text()}")
     elif state.phase != PLAY:
@@ -173,12 +207,16 @@ def text(state) -> str:
     lines.append("Board (tile number r rotation; <F> forced space, . space):")
     lines += hex_map(state.board, state.counts)
     if state.board:
-        lines.append("Placements: " + " ".join(f"{t}@{q},{r}r{k}" for (q, r), (t, k) in sorted(state.board.items())))
+        lines.append(
+            "Placements: " + " ".join(f"{t}@{q},{r}r{k}" for (q, r), (t, k) in sorted(state.board.items()))
+        )
     forced = state.forced_spaces
     if forced:
         lines.append("Forced spaces: " + " ".join(f"{q},{r}" for q, r in forced))
     for colour in sorted(set(state.colours)):
-        best = sorted(((track_value(c, loop), loop) for c, loop in tracks(state.edges, colour)), reverse=True)[:3]
+        best = sorted(
+            ((track_value(c, loop), loop) for c, loop in tracks(state.edges, colour)), reverse=True
+        )[:3]
         if best:
             desc = ", ".join(f"{v} ({'loop' if loop else 'line'})" for v, loop in best)
             lines.append(f"  {COLOUR_NAMES[colour]} tracks: {desc}")
@@ -195,8 +233,10 @@ def svg(state) -> str:
     else:
         title = f"Player {state.to_move + 1}: {STEP_NAMES[state.step]} ({len(state.bag)} in the bag)"
     scores = state.scores()
-    hands = [(f"P{p + 1} {COLOUR_NAMES[state.colours[p]]} {scores[p]}", sorted(h), p == state.to_move)
-             for p, h in enumerate(state.hands)]
+    hands = [
+        (f"P{p + 1} {COLOUR_NAMES[state.colours[p]]} {scores[p]}", sorted(h), p == state.to_move)
+        for p, h in enumerate(state.hands)
+    ]
     spaces = dict(state.counts)
     if not state.board:
         spaces = {(0, 0): 0}

@@ -195,8 +195,10 @@ class TantrixState(State):
             if nb not in self.edges and self.counts.get(nb, 0) + 1 >= 4:
                 return f"rule R2: the space {nb[0]},{nb[1]} would have four tiles around it"
         if not geometry_allows(self.edges, self.counts, cell):
-            return ("rule R3: controlled side: filling the forced spaces would eventually "
-                    "create a four-sided space")
+            return (
+                "rule R3: controlled side: filling the forced spaces would eventually "
+                "create a four-sided space"
+            )
         oriented = ORIENTED[tile][rot]
         for d, colours in self._doubled_colours(cell):
             if oriented[d] in colours:
@@ -239,8 +241,11 @@ class TantrixState(State):
                 continue
             free = self.placements(p, forced=False)
             if not free:
-                self.outcome = Outcome((), tuple(float(s) for s in self.scores()),
-                                       f"deadlock: player {p + 1} has no legal placement")
+                self.outcome = Outcome(
+                    (),
+                    tuple(float(s) for s in self.scores()),
+                    f"deadlock: player {p + 1} has no legal placement",
+                )
                 self.to_move, self._moves = None, []
                 return
             self.to_move, self._moves = p, free

@@ -18,8 +18,17 @@ Placement = tuple[Cell, int, int]  # (cell, tile, rotation)
 
 #: Published counts up to rotation and translation (lwiest), rules 4.4.
 PUBLISHED_DISCOVERY = {
-    (3, "Y"): 2, (4, "R"): 2, (5, "R"): 4, (6, "B"): 8, (7, "R"): 32, (7, "B"): 36, (8, "B"): 84,
-    (9, "Y"): 114, (10, "Y"): 388, (10, "R"): 1280, (10, "B"): 952,
+    (3, "Y"): 2,
+    (4, "R"): 2,
+    (5, "R"): 4,
+    (6, "B"): 8,
+    (7, "R"): 32,
+    (7, "B"): 36,
+    (8, "B"): 84,
+    (9, "Y"): 114,
+    (10, "Y"): 388,
+    (10, "R"): 1280,
+    (10, "B"): 952,
 }
 
 
@@ -59,8 +68,7 @@ def is_discovery_solution(board: dict[Cell, tuple[int, int]], colour: str) -> bo
             if other is not None and other[(d + 3) % 6] != e[d]:
                 return False
     found = tracks(edges, colour)
-    return (len(found) == 1 and found[0][1] and len(found[0][0]) == len(board)
-            and not has_hole(board))
+    return len(found) == 1 and found[0][1] and len(found[0][0]) == len(board) and not has_hole(board)
 
 
 def discovery_solutions(n: int, colour: str | None = None, tiles: list[int] | None = None):
