@@ -1,0 +1,109 @@
+"""Text and SVG pictures of a Morris position, drawn from the board data (grid positions
+come from the point names)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from .boards import grid_xy
+from .rules import bits
+from .state import COLOUR, MorrisState
+
+_STONE = ("W", "B")
+
+
+def _status(state: MorrisState) -> str:
+    if state.outcome is not None:
+        return f"Game over: {state.outcome.result_text()} ({state.outcome.reason})"
+    c = state.to_move
+    what = {"placing": "to place", "moving": "to move", "flying": "to move (flying)",
+            "removing": "to remove a stone (full board)"}[state.phase(c)]
+    return f"{COLOUR[c]} {what}"
+
+
+def text(state: MorrisState) -> str:
+    """The board as in the rules file, with W / B stones and . for empty points."""
+    t = state.t
+    size = t.board.size
+    width, height = 4 * (size - 1) + 1, 2 * (size - 1) + 1
+    canvas = [[" "] * width for _ in range(height)]
+
+    def cell(name):
+        x, y = grid_xy(name)
+        return 4 * x, 2 * (size - 1 - y)
+
+    for a, b in t.board.edges:
+        (x1, y1), (x2, y2) = sorted((cell(a), cell(b)))
+        if y1 == y2:
+            for x in range(x1 + 1, x2):
+                canvas[y1][x] = "-"
+        elif x1 == x2:
+            for y in range(min(y1, y2) + 1, max(y1, y2)):
+                canvas[y][x1] = "|"
+        else:  # a diagonal: one slash halfway between the two points
+            mx, my = (x1 + x2) // 2, (y1 + y2) // 2
+            canvas[my][mx] = "\\" if (y2 - y1) * (x2 - x1) > 0 else "/"
+    for i, name in enumerate(t.names):
+        x, y = cell(name)
+        canvas[y][x] = "W" if state.bb[0] >> i & 1 else "B" if state.bb[1] >> i & 1 else "."
+    lines = []
+    for row, chars in enumerate(canvas):
+        label = str(size - row // 2) if row % 2 == 0 else " "
+        lines.append(f"{label}  " + "".join(chars).rstrip())
+    lines.append("   " + "   ".join(chr(ord("a") + i) for i in range(size)))
+    hands = f"in hand W {state.hand[0]} B {state.hand[1]}"
+    board = f"on board W {state.bb[0].bit_count()} B {state.bb[1].bit_count()}"
+    lines.append(f"{_status(state)} · {hands} · {board}")
+    return "\n".join(lines)
+
+
+def svg(state: MorrisState, cell: int = 60) -> str:
+    """A standalone SVG; every point and stone carries ``data-target`` = its name."""
+    t = state.t
+    size = t.board.size
+    margin = cell * 0.7
+    side = int(2 * margin + cell * (size - 1))
+
+    def xy(name):
+        x, y = grid_xy(name)
+        return margin + cell * x, margin + cell * (size - 1 - y)
+
+    last = state.history[-1] if state.history else None
+    from_to = set()
+    removed = set()
+    if last is not None and last.data is not None:
+        f, to, rem, _, _ = last.data
+        from_to = {t.names[i] for i in (f, to) if i >= 0}
+        removed = {t.names[i] for i in bits(rem)}
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {side + 24}" '
+           f'width="{side}" height="{side + 24}" class="qipan-morris">',
+           f'<rect width="{side}" height="{side + 24}" fill="#e8c98f"/>']
+    for a, b in t.board.edges:
+        (x1, y1), (x2, y2) = xy(a), xy(b)
+        out.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="#3b2a14" stroke-width="3"/>')
+    for i, name in enumerate(t.names):
+        x, y = xy(name)
+        hl = ' stroke="#d02020" stroke-width="4"' if name in from_to else ""
+        out.append(f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.16:g}" fill="#3b2a14" '
+                   f'data-target="{name}" class="point"{hl}><title>{name}</title></circle>')
+        owner = 0 if state.bb[0] >> i & 1 else 1 if state.bb[1] >> i & 1 else None
+        if owner is not None:
+            fill, edge = ("#f7f3ea", "#222") if owner == 0 else ("#1d1d1d", "#000")
+            ring = "#d02020" if name in from_to else edge
+            width = 4 if name in from_to else 2
+            out.append(f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.36:g}" fill="{fill}" stroke="{ring}" '
+                       f'stroke-width="{width}" data-target="{name}" class="stone {_STONE[owner]}">'
+                       f'<title>{name}</title></circle>')
+        if name in removed:
+            d = cell * 0.22
+            out.append(f'<path d="M{x - d:g},{y - d:g} L{x + d:g},{y + d:g} M{x - d:g},{y + d:g} '
+                       f'L{x + d:g},{y - d:g}" stroke="#d02020" stroke-width="4" class="removed"/>')
+    for i in range(size):
+        x = margin + cell * i
+        out.append(f'<text x="{x:g}" y="{side - 6}" font-size="14" text-anchor="middle">{chr(97 + i)}</text>')
+        y = margin + cell * (size - 1 - i)
+        out.append(f'<text x="10" y="{y + 5:g}" font-size="14">{i + 1}</text>')
+    out.append(f'<text x="{side / 2:g}" y="{side + 16}" font-size="14" text-anchor="middle">'
+               f'{escape(_status(state))} · hands W {state.hand[0]} B {state.hand[1]}</text>')
+    out.append("</svg>")
+    return "\n".join(out)

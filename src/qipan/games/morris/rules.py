@@ -1,0 +1,217 @@
+"""The rules dataclass that configures the one Morris engine, and the tables derived from it.
+
+Everything the engine needs per ply is precomputed here once per rule set: point bits,
+neighbour masks, the lines through each point, and the Move objects themselves (created
+once and reused, looked up by 8-bit chunks of the empty-point mask)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from ...core.move import Move
+from .boards import Board, make_board
+
+#: Path element of a 直棋 擔 move (a button in the UI; the two victims follow from it).
+DAN = "擔"
+
+
+@dataclass(frozen=True)
+class MorrisRules:
+    """One Morris variant. Defaults are Nine Men's Morris (rules file §1.3)."""
+
+    board: str = "nine"  # nine | twelve | six | three
+    diagonals: bool = False  # twelve: diagonal mills; three: diagonal edges and lines
+    stones: int = 9
+    flying: int | None = 3  # fly with exactly this many stones on board and none in hand
+    take_per_mill: int = 1  # 1 = one removal per ply; 2 = one per mill closed
+    protection: str = "fallback"  # fallback | always_protected | none
+    repetition_count: int | None = 3  # n-th occurrence of a position draws; None = off
+    n_move: int = 100  # slides/flies without a removal or placement -> draw; 0 = off
+    max_plies: int | None = None  # OpenSpiel-like cap -> draw
+    full_board: str = "draw"  # draw | white_loses | each_removes
+    captures: str = "mill"  # mill | zhiqi (直, 擔, 槓)
+    dan_gang_moving_only: bool = False
+    goal: str = "mill"  # mill (a mill removes) | line (a line wins: Three Men's Morris)
+    placement_only: bool = False  # simple Three Men's Morris: no movement phase
+    move_anywhere: bool = False  # Nine Holes: every move goes to any empty point
+    first_player: str = "white"  # white | black | random
+
+    @property
+    def repetition_threshold(self) -> int | None:
+        # 1 ("any repetition", Gasser/Malom) needs a second occurrence, like 2.
+        if self.repetition_count is None:
+            return None
+        return max(2, self.repetition_count)
+
+
+def bits(mask: int):
+    """Indices of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class Tables:
+    """Precomputed data for one rule set (shared by every state of every game using it)."""
+
+    def __init__(self, rules: MorrisRules):
+        self.rules = rules
+        board: Board = make_board(rules.board, rules.diagonals)
+        self.board = board
+        self.names = board.points
+        self.index = {name: i for i, name in enumerate(self.names)}
+        n = self.n = len(self.names)
+        self.full = (1 << n) - 1
+        self.bit = [1 << i for i in range(n)]
+        idx = self.index
+        self.nbr = [0] * n
+        for a, b in board.edges:
+            self.nbr[idx[a]] |= 1 << idx[b]
+            self.nbr[idx[b]] |= 1 << idx[a]
+        self.lines = [sum(1 << idx[p] for p in line) for line in board.lines]
+        # For each point, the masks of the other two points of every line through it.
+        self.pairs = [[m & ~(1 << i) for m in self.lines if m >> i & 1] for i in range(n)]
+        # 直棋: a 擔 lands on a side midpoint with both ends held by the enemy; a 槓 lands on a
+        # radial end with the middle held by the enemy and the other end by the mover.
+        self.dan_at: list[list[int]] = [[] for _ in range(n)]
+        self.gang_at: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        self.dan_lines = []  # (mid bit, ends mask)
+        self.gang_lines = []  # (end1 bit, middle bit, end2 bit)
+        for a, m, b in board.side_lines:
+            ends = 1 << idx[a] | 1 << idx[b]
+            self.dan_at[idx[m]].append(ends)
+            self.dan_lines.append((1 << idx[m], ends))
+        for a, m, b in board.radial_lines:
+            self.gang_at[idx[a]].append((1 << idx[m], 1 << idx[b]))
+            self.gang_at[idx[b]].append((1 << idx[m], 1 << idx[a]))
+            self.gang_lines.append((1 << idx[a], 1 << idx[m], 1 << idx[b]))
+
+        self._moves: dict[tuple[int, int, int], Move] = {}
+        self.nchunks = (n + 7) // 8
+        # Moves without removal, by 8-bit chunk of the target mask.
+        self.place_chunks = [[self._chunk_moves(-1, k, byte) for byte in range(256)]
+                             for k in range(self.nchunks)]
+        self._fly: dict[int, tuple[Move, ...]] = {}
+        self.capture_cache: dict[tuple[int, int, int], tuple[Move, ...]] = {}
+        self.slide_tab = []
+        for f in range(n):
+            table = {}
+            targets = list(bits(self.nbr[f]))
+            for sub in range(1 << len(targets)):
+                mask = sum(1 << t for j, t in enumerate(targets) if sub >> j & 1)
+                table[mask] = tuple(self.move(f, t, 0) for t in bits(mask))
+            self.slide_tab.append(table)
+        # Line planes: plane j (bits j*S .. j*S+S-1) has bit i set when point j of line i is in a
+        # set of points. Built from a board mask with three 8-bit chunk look-ups, so the lines
+        # with two (or three) own stones come out of a few integer operations.
+        S = self.plane_shift = len(board.lines)
+        self.plane_mask = (1 << S) - 1
+        self.line_planes = [[0] * 256 for _ in range(3)]
+        self.plane_point = {}  # bit position in the planes -> point bit
+        for i, line in enumerate(board.lines):
+            for j, name in enumerate(line):
+                p = idx[name]
+                self.plane_point[j * S + i] = 1 << p
+                for byte in range(256):
+                    if byte >> (p - 8 * (p // 8)) & 1:
+                        self.line_planes[p // 8][byte] |= 1 << (j * S + i)
+        # Union of the neighbours of a set of points, by 8-bit chunk.
+        self.nbr_chunks = [[self._nbr_union(k, byte) for byte in range(256)] for k in range(3)]
+
+    def _chunk_moves(self, f: int, k: int, byte: int) -> tuple[Move, ...]:
+        return tuple(self.move(f, 8 * k + j, 0) for j in range(8)
+                     if byte >> j & 1 and 8 * k + j < self.n and 8 * k + j != f)
+
+    def fly_moves(self, f: int, targets: int) -> list[Move]:
+        """The moves (without removal) from ``f`` to every point of ``targets``, looked up by
+        8-bit chunks (filled in on first use)."""
+        out: list[Move] = []
+        cache = self._fly
+        base = f << 8
+        k = 0
+        while targets:
+            byte = targets & 255
+            if byte:
+                key = (base | k) << 8 | byte
+                moves = cache.get(key)
+                if moves is None:
+                    moves = cache[key] = self._chunk_moves(f, k, byte)
+                out.extend(moves)
+            targets >>= 8
+            k += 1
+        return out
+
+    def _nbr_union(self, k: int, byte: int) -> int:
+        out = 0
+        for j in range(8):
+            if byte >> j & 1 and 8 * k + j < self.n:
+                out |= self.nbr[8 * k + j]
+        return out
+
+    def planes(self, mask: int) -> int:
+        lp = self.line_planes
+        return lp[0][mask & 255] | lp[1][mask >> 8 & 255] | lp[2][mask >> 16 & 255]
+
+    def closers(self, own: int) -> int:
+        """Points that complete a line on which ``own`` holds the two other points."""
+        S, M = self.plane_shift, self.plane_mask
+        L = self.planes(own)
+        l0, l1, l2 = L & M, L >> S & M, L >> 2 * S
+        miss = (l1 & l2 & ~l0) | (l0 & l2 & ~l1) << S | (l0 & l1 & ~l2) << 2 * S
+        out = 0
+        pp = self.plane_point
+        while miss:
+            low = miss & -miss
+            out |= pp[low.bit_length() - 1]
+            miss ^= low
+        return out
+
+    def in_mills(self, stones: int) -> int:
+        """The points of ``stones`` that stand in a complete line."""
+        S, M = self.plane_shift, self.plane_mask
+        L = self.planes(stones)
+        full = L & L >> S & L >> 2 * S & M
+        out = 0
+        lines = self.lines
+        while full:
+            low = full & -full
+            out |= lines[low.bit_length() - 1]
+            full ^= low
+        return out
+
+    def neighbours_of(self, mask: int) -> int:
+        nc = self.nbr_chunks
+        return nc[0][mask & 255] | nc[1][mask >> 8 & 255] | nc[2][mask >> 16 & 255]
+
+    def move(self, f: int, t: int, removed: int) -> Move:
+        """The one Move object for: from ``f`` (-1 = placement) to ``t`` (-1 = a bare removal
+        in the full-board phase), removing the stones in mask ``removed``."""
+        key = (f, t, removed)
+        move = self._moves.get(key)
+        if move is None:
+            names = self.names
+            victims = [names[v] for v in bits(removed)]
+            if t < 0:
+                text, path = "x" + victims[0], tuple(victims)
+            else:
+                head = (names[t],) if f < 0 else (names[f], names[t])
+                text = "-".join(head) + "".join("x" + v for v in victims)
+                if self.rules.captures == "zhiqi" and len(victims) == 2:
+                    path = head + (DAN,)  # a 擔; a 直 on the same landing has a victim as third click
+                else:
+                    path = head + tuple(victims)
+            fb = 1 << f if f >= 0 else 0
+            tb = 1 << t if t >= 0 else 0
+            move = Move(text, path, (f, t, removed, fb, tb))
+            self._moves[key] = move
+        return move
+
+    def known_move(self, f: int, t: int, removed: int) -> Move | None:
+        return self._moves.get((f, t, removed))
+
+
+@cache
+def tables_for(rules: MorrisRules) -> Tables:
+    return Tables(rules)

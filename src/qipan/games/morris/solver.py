@@ -1,0 +1,137 @@
+"""An exhaustive solver for small Morris variants (the Three Men's Morris family).
+
+It walks every position reachable from the start (a position = board, hands, side to move)
+and runs retrograde analysis on that graph: a position is a win if some move reaches a lost
+position (or wins at once), a loss if every move reaches a won position, and a draw
+otherwise. Positions that can cycle forever are draws, which is the game-theoretic reading of
+the repetition rule; the n-move rule and any ply cap are switched off while solving."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import asdict, dataclass, replace
+
+from ...core.errors import QipanError
+from .rules import MorrisRules
+from .state import MorrisState
+
+WIN, DRAW, LOSS = 1, 0, -1
+
+
+@dataclass
+class Solution:
+    """``value[key]`` (for the side to move) and ``depth[key]`` (plies to the end with best
+    play, for won and lost positions) of every reachable non-terminal position."""
+
+    rules: MorrisRules
+    value: dict[int, int]
+    depth: dict[int, int]
+    start: MorrisState
+
+    def move_values(self, state: MorrisState) -> list[tuple[object, int, int]]:
+        """(move, value for the mover, plies to the end) of every legal move of ``state``."""
+        out = []
+        mover = state.to_move
+        for move in state._legal():
+            token = state._apply(move)
+            if state.outcome is not None:
+                reward = state.outcome.reward(mover)
+                out.append((move, WIN if reward == 1 else LOSS if reward == 0 else DRAW, 1))
+            else:
+                k = state.key()
+                out.append((move, -self.value[k], self.depth.get(k, 0) + 1))
+            state._revert(token)
+        return out
+
+
+def solvable_rules(rules: MorrisRules) -> MorrisRules:
+    """The rules the solver uses: repetition is a draw by construction, no n-move rule, no cap."""
+    return replace(rules, repetition_count=None, n_move=0, max_plies=None)
+
+
+def solve(rules: MorrisRules, first: int = 0, limit: int = 2_000_000) -> Solution:
+    """Solve the variant from its start (``first`` moves first). Raises QipanError when more
+    than ``limit`` positions are reachable."""
+    from .game import MorrisGame
+
+    rules = solvable_rules(rules)
+    game = MorrisGame({"id": "morris-solver", "title": "solver", "rules": asdict(rules)})
+    state = MorrisState(game, 2, first)
+    root = state.key()
+    children: dict[int, list[int]] = {}
+    best_terminal: dict[int, float] = {}
+    # Depth-first walk with apply/revert on one state.
+    stack = [(root, iter(list(state._legal())), None)]
+    children[root] = []
+    while stack:
+        key, moves, token = stack[-1]
+        move = next(moves, None)
+        if move is None:
+            stack.pop()
+            if token is not None:
+                state._revert(token)
+            continue
+        mover = state.to_move
+        child_token = state._apply(move)
+        if state.outcome is not None:
+            reward = state.outcome.reward(mover)
+            best_terminal[key] = max(best_terminal.get(key, -1.0), reward)
+            state._revert(child_token)
+            continue
+        child = state.key()
+        children[key].append(child)
+        if child in children:
+            state._revert(child_token)
+            continue
+        children[child] = []
+        if len(children) > limit:
+            raise QipanError(f"more than {limit} positions: too large for the exhaustive solver")
+        stack.append((child, iter(list(state._legal())), child_token))
+
+    value: dict[int, int] = {}
+    depth: dict[int, int] = {}
+    parents: dict[int, list[int]] = {k: [] for k in children}
+    count: dict[int, int] = {}
+    queue: deque[int] = deque()
+    for key, kids in children.items():
+        kids = list(dict.fromkeys(kids))
+        children[key] = kids
+        for kid in kids:
+            parents[kid].append(key)
+        best = best_terminal.get(key)
+        if best == 1.0:
+            value[key], depth[key] = WIN, 1
+            queue.append(key)
+        elif not kids:
+            value[key] = DRAW if best == 0.5 else LOSS
+            depth[key] = 1
+            queue.append(key)
+        else:
+            count[key] = len(kids)
+    while queue:
+        kid = queue.popleft()
+        v = value[kid]
+        for p in parents[kid]:
+            if p in value:
+                continue
+            if v == LOSS:
+                value[p], depth[p] = WIN, depth[kid] + 1
+                queue.append(p)
+            elif v == WIN:
+                count[p] -= 1
+                if count[p] == 0:
+                    if best_terminal.get(p) == 0.5:
+                        value[p] = DRAW
+                    else:
+                        value[p], depth[p] = LOSS, depth[kid] + 1
+                    queue.append(p)
+    for key in children:
+        value.setdefault(key, DRAW)
+    for key in [k for k, v in value.items() if v == DRAW]:
+        depth.pop(key, None)
+    return Solution(rules, value, depth, state)
+
+
+def first_move_values(solution: Solution) -> dict[str, int]:
+    """Value for the first player after each possible first move, keyed by the move's text."""
+    return {str(m): v for m, v, _ in solution.move_values(solution.start)}

@@ -1,0 +1,363 @@
+"""The Morris engine: one State class for every variant, driven by MorrisRules/Tables.
+
+The board is two bitmasks (White, Black). A ply is one Move: a placement, slide or fly plus
+the removals it causes (folded into the same ply, rules file §1.1). Legal moves are cached
+until the next play/undo; ``_apply`` returns a small token that ``_revert`` uses to restore
+everything exactly (including the cached moves)."""
+
+from __future__ import annotations
+
+from ...core.errors import IllegalMove
+from ...core.game import State
+from ...core.move import Move
+from ...core.outcome import Outcome
+from .rules import Tables, bits
+
+COLOUR = ("White", "Black")
+LETTER = ("W", "B")
+
+
+class MorrisState(State):
+    def __init__(self, game, players: int, first: int = 0):
+        super().__init__(game, players)
+        t: Tables = game.tables
+        self.t = t
+        self.rules = t.rules
+        self.bb = [0, 0]  # stones on board per player
+        self.hand = [self.rules.stones, self.rules.stones]
+        self.to_move: int | None = first
+        self.outcome: Outcome | None = None
+        self.nmove = 0  # slides/flies since the last removal or placement
+        self.plies = 0  # plies since the start (for max_plies)
+        self.pending = 0  # full-board removals still to make (full_board=each_removes)
+        self.reps: dict[int, int] = {}
+        self._moves: list[Move] | None = None
+        self._count_position()
+
+    # -- position key --------------------------------------------------------------------
+    def key(self) -> int:
+        """The exact position as one int: both boards, hands, side to move, pending removals."""
+        return (self.bb[0] | self.bb[1] << 24 | self.hand[0] << 48 | self.hand[1] << 53
+                | (self.to_move if self.to_move is not None else 2) << 58 | self.pending << 60)
+
+    def _count_position(self) -> int | None:
+        """Count the current position for the repetition rule; return its key if counted."""
+        if self.rules.repetition_count is None or self.hand[0] or self.hand[1] or self.outcome:
+            return None  # with stones in hand a position can never recur
+        k = self.key()
+        self.reps[k] = self.reps.get(k, 0) + 1
+        return k
+
+    # -- phases --------------------------------------------------------------------------
+    def flies(self, player: int) -> bool:
+        r = self.rules
+        if self.hand[player]:
+            return False
+        return r.move_anywhere or (r.flying is not None and self.bb[player].bit_count() <= r.flying)
+
+    def phase(self, player: int) -> str:
+        if self.pending:
+            return "removing"
+        if self.hand[player]:
+            return "placing"
+        return "flying" if self.flies(player) else "moving"
+
+    # -- move generation -----------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = self._generate() if self.outcome is None else []
+        return list(moves)
+
+    def _legal(self) -> list[Move]:
+        """The cached list itself (internal use; never mutated)."""
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = self._generate() if self.outcome is None else []
+        return moves
+
+    def _generate(self) -> list[Move]:
+        t = self.t
+        c = self.to_move
+        own, opp = self.bb[c], self.bb[1 - c]
+        empty = t.full ^ (own | opp)
+        if self.pending:
+            return [t.move(-1, -1, 1 << v) for v in bits(self.removable(opp))]
+        hot = self._hot(own, opp, empty)
+        moves: list[Move] = []
+        landings = []  # (from, to) pairs that may remove a stone
+        if self.hand[c]:
+            plain = empty & ~hot
+            for chunk in t.place_chunks:
+                moves.extend(chunk[plain & 255])
+                plain >>= 8
+            h = empty & hot
+            while h:
+                low = h & -h
+                landings.append((-1, low.bit_length() - 1))
+                h ^= low
+        elif self.rules.placement_only:
+            return moves
+        else:
+            flies = self.flies(c)
+            fly = t.fly_moves
+            nbr, slide_tab = t.nbr, t.slide_tab
+            rest = own
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                f = low.bit_length() - 1
+                targets = empty if flies else nbr[f] & empty
+                if not targets:
+                    continue
+                plain = targets & ~hot
+                if plain:
+                    moves.extend(fly(f, plain) if flies else slide_tab[f][plain])
+                h = targets & hot
+                while h:
+                    low = h & -h
+                    landings.append((f, low.bit_length() - 1))
+                    h ^= low
+        if landings:
+            for f, to in landings:
+                moves.extend(self._landing_moves(c, f, to, own, opp))
+        return moves
+
+    def _hot(self, own: int, opp: int, empty: int) -> int:
+        """A superset of the empty points where landing can remove a stone."""
+        r = self.rules
+        if r.goal != "mill":
+            return 0
+        hot = self.t.closers(own) & empty
+        if r.captures == "zhiqi":
+            for mid, ends in self.t.dan_lines:
+                if opp & ends == ends:
+                    hot |= mid
+            for a, m, b in self.t.gang_lines:
+                if opp & m:
+                    if own & b:
+                        hot |= a
+                    if own & a:
+                        hot |= b
+            hot &= empty
+        return hot
+
+    def _landing_moves(self, c: int, f: int, to: int, own: int, opp: int) -> tuple[Move, ...]:
+        t = self.t
+        r = self.rules
+        if r.captures == "mill" and r.take_per_mill == 1:
+            # The common case, cached by (from, to, removable stones).
+            own2 = (own & ~(1 << f) if f >= 0 else own) | 1 << to
+            for pm in t.pairs[to]:
+                if own2 & pm == pm:
+                    break
+            else:
+                return (t.move(f, to, 0),)
+            removable = self.removable(opp)
+            key = (f, to, removable)
+            cached = t.capture_cache.get(key)
+            if cached is None:
+                mk = t.move
+                cached = t.capture_cache[key] = tuple(mk(f, to, 1 << v) for v in bits(removable)) or (mk(f, to, 0),)
+            return cached
+        options = self.capture_options(f, to, own, opp)
+        if not options:
+            return (t.move(f, to, 0),)
+        return tuple(t.move(f, to, r) for r in options)
+
+    def capture_options(self, f: int, to: int, own: int, opp: int) -> list[int]:
+        """Every removal set (mask) the mover may choose after landing on ``to`` (from ``f``,
+        -1 for a placement). Empty: the ply removes nothing."""
+        t, r = self.t, self.rules
+        own2 = (own & ~(1 << f) if f >= 0 else own) | 1 << to
+        mills = sum(1 for pm in t.pairs[to] if own2 & pm == pm)
+        if r.captures == "zhiqi":
+            out: list[int] = []
+            if mills:  # 直: any one stone (subject to the protection option)
+                out.extend(1 << v for v in bits(self.removable(opp)))
+            if not (r.dan_gang_moving_only and f < 0):
+                for ends in t.dan_at[to]:  # 擔: both ends of the side line
+                    if opp & ends == ends and ends not in out:
+                        out.append(ends)
+                for mid, other in t.gang_at[to]:  # 槓: the enemy stone in the middle
+                    if opp & mid and own2 & other and mid not in out:
+                        out.append(mid)
+            return out
+        if not mills:
+            return []
+        first = self.removable(opp)
+        if r.take_per_mill == 1 or mills == 1:
+            return [1 << v for v in bits(first)]
+        out = []
+        for v in bits(first):  # take 2: the second removal is chosen after the first
+            rest = opp & ~(1 << v)
+            second = self.removable(rest) if rest else 0
+            if not second:
+                out.append(1 << v)
+            for w in bits(second):
+                pair = 1 << v | 1 << w
+                if pair not in out:
+                    out.append(pair)
+        return out
+
+    def in_mills(self, stones: int) -> int:
+        """The stones of ``stones`` that stand in a mill."""
+        return self.t.in_mills(stones)
+
+    def removable(self, opp: int) -> int:
+        """The enemy stones a removal may take (mill protection, rules file §1.3 item 5)."""
+        protection = self.rules.protection
+        if protection == "none" or not opp:
+            return opp
+        free = opp & ~self.in_mills(opp)
+        if free:
+            return free
+        return opp if protection == "fallback" else 0
+
+    # -- playing -------------------------------------------------------------------------
+    def check_legal(self, move: Move) -> None:
+        moves = self._legal()
+        for m in moves:
+            if m is move:
+                return
+        if move in moves:
+            return
+        from .notation import explain_illegal
+
+        raise IllegalMove(explain_illegal(self, move.text), move)
+
+    def _apply(self, move: Move):
+        f, to, removed, fb, tb = move.data
+        c = self.to_move
+        o = 1 - c
+        token = (move.data, c, self._moves, self.outcome, self.nmove, self.pending, None)
+        bb = self.bb
+        if tb:
+            if fb:
+                bb[c] ^= fb | tb
+                self.nmove += 1
+            else:
+                bb[c] |= tb
+                self.hand[c] -= 1
+                self.nmove = 0
+        else:
+            self.pending -= 1
+        if removed:
+            bb[o] ^= removed
+            self.nmove = 0
+        self.plies += 1
+        self._moves = None
+        self._settle(c, to)
+        if self.outcome is None and self.rules.repetition_count is not None:
+            k = self._count_position()
+            if k is not None:
+                token = token[:6] + (k,)
+                if self.reps[k] >= self.rules.repetition_threshold:
+                    self._end(Outcome.draw(2, "repetition of the position"))
+        return token
+
+    def _revert(self, token) -> None:
+        (f, to, removed, fb, tb), c, moves, outcome, nmove, pending, rep_key = token
+        if rep_key is not None:
+            n = self.reps[rep_key] - 1
+            if n:
+                self.reps[rep_key] = n
+            else:
+                del self.reps[rep_key]
+        bb = self.bb
+        if removed:
+            bb[1 - c] |= removed
+        if tb:
+            if fb:
+                bb[c] ^= fb | tb
+            else:
+                bb[c] ^= tb
+                self.hand[c] += 1
+        self.nmove = nmove
+        self.pending = pending
+        self.plies -= 1
+        self.outcome = outcome
+        self.to_move = c
+        self._moves = moves
+
+    def _end(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+        self.to_move = None
+        self._moves = []
+
+    def _settle(self, c: int, to: int) -> None:
+        """After player ``c``'s ply: decide who moves next, or how the game ended."""
+        r = self.rules
+        o = 1 - c
+        if r.goal == "line":
+            if to >= 0 and any(self.bb[c] & pm == pm for pm in self.t.pairs[to]):
+                self._end(Outcome.win((c,), 2, "three in a line"))
+                return
+        elif self.hand[o] + self.bb[o].bit_count() < 3:
+            self._end(Outcome.win((c,), 2, f"{COLOUR[o]} has fewer than three stones"))
+            return
+        self.to_move = o
+        if self.pending:
+            return
+        if not self.hand[o]:
+            empty = self.t.full ^ (self.bb[0] | self.bb[1])
+            if r.placement_only:
+                if not self.hand[c]:
+                    self._end(Outcome.draw(2, "all stones placed without a line"))
+                    return
+            elif not empty:
+                if r.full_board == "draw":
+                    self._end(Outcome.draw(2, "the board is full"))
+                    return
+                if r.full_board == "each_removes":
+                    self.pending = 2
+                    return
+                self._end(Outcome.win((c,), 2, f"the board is full: {COLOUR[o]} cannot move"))
+                return
+            elif not self.flies(o) and not self.t.neighbours_of(self.bb[o]) & empty:
+                self._end(Outcome.win((c,), 2, f"{COLOUR[o]} cannot move"))
+                return
+        if r.n_move and self.nmove >= r.n_move:
+            self._end(Outcome.draw(2, f"{r.n_move} plies without a removal"))
+        elif r.max_plies is not None and self.plies >= r.max_plies:
+            self._end(Outcome.draw(2, f"the {r.max_plies}-ply cap"))
+
+    # -- copies --------------------------------------------------------------------------
+    def copy(self) -> MorrisState:
+        new = MorrisState.__new__(MorrisState)
+        new.__dict__.update(self.__dict__)
+        new.bb = self.bb[:]
+        new.hand = self.hand[:]
+        new.reps = dict(self.reps)
+        new.history = self.history[:]
+        new._undo_stack = self._undo_stack[:]
+        return new
+
+    # -- views ---------------------------------------------------------------------------
+    def stones(self, player: int) -> list[str]:
+        return [self.t.names[i] for i in bits(self.bb[player])]
+
+    def at(self, point: str) -> int | None:
+        """0 (White), 1 (Black) or None at ``point``."""
+        i = self.t.index[point]
+        if self.bb[0] >> i & 1:
+            return 0
+        if self.bb[1] >> i & 1:
+            return 1
+        return None
+
+    def text(self) -> str:
+        from .render import text
+
+        return text(self)
+
+    def svg(self) -> str:
+        from .render import svg
+
+        return svg(self)
+
+    def position(self) -> str:
+        from .notation import write_position
+
+        return write_position(self)
+
