@@ -1,0 +1,63 @@
+"""The Black Path Game (挖地道遊戲): rules, notation, solver and agents."""
+
+from ...agents.base import AgentSpec, register_agent
+from ...core import GameSpec, Option, register
+from .agents import DominoAgent, SolverAgent
+from .rules import BlackPathGame, BlackPathState
+from .solver import Solver, solve
+
+SPEC = GameSpec(
+    id="blackpath",
+    title="The Black Path Game",
+    family="blackpath",
+    make=BlackPathGame,
+    options=(
+        Option("rows", int, 8, "rows of the board", minimum=2, maximum=26),
+        Option("cols", int, 8, "columns of the board", minimum=2, maximum=26),
+        Option(
+            "variant",
+            str,
+            "seed",
+            "seed: forced cross, goal in the bottom-right cell; ww: Winning Ways, free first tile, no goal",
+            choices=("seed", "ww"),
+        ),
+        Option(
+            "start_arm",
+            str,
+            "horizontal",
+            "the path enters the top-left cell from the left (horizontal) or from the top (vertical)",
+            choices=("horizontal", "vertical"),
+        ),
+    ),
+    players=(2,),
+    description="Two players extend one path with tiles; whoever runs it into the border loses.",
+)
+
+register(
+    SPEC,
+    SPEC.preset(
+        "blackpath-ww",
+        "The Black Path Game (Winning Ways)",
+        "Winning Ways rules: no goal cell, player 1 chooses the first tile.",
+        variant="ww",
+    ),
+)
+
+register_agent(
+    AgentSpec(
+        "blackpath-domino",
+        DominoAgent,
+        "Winning Ways domino-tiling strategy (never loses as player 1 on even boards, ww variant)",
+        families=("blackpath",),
+    )
+)
+register_agent(
+    AgentSpec(
+        "blackpath-solver",
+        SolverAgent,
+        "perfect play by exhaustive search with memoisation (practical up to about 7x7)",
+        families=("blackpath",),
+    )
+)
+
+__all__ = ["BlackPathGame", "BlackPathState", "DominoAgent", "Solver", "SolverAgent", "solve"]

@@ -1,0 +1,203 @@
+"""Black Path rules: every scenario of rules file §1.8 and the rules of §1.1-1.6."""
+
+from __future__ import annotations
+
+import pytest
+
+import qipan
+from qipan.core import IllegalMove, NotationError
+from qipan.games.blackpath.notation import game_text, read_game
+from qipan.games.blackpath.tiles import BORDER, GOAL, OPEN, PAIR, E, N, S, W, tile_joining
+
+
+def new(rows=4, cols=4, **options):
+    return qipan.load("blackpath", rows=rows, cols=cols, **options).new()
+
+
+def test_tiles_pair_sides_as_the_rules_table():
+    assert PAIR[1][N] == S and PAIR[1][W] == E  # + : N-S, W-E
+    assert PAIR[2][N] == W and PAIR[2][S] == E  # / : N-W, S-E
+    assert PAIR[3][N] == E and PAIR[3][S] == W  # \ : N-E, S-W
+    # any pair of sides is joined by exactly one tile
+    for a in range(4):
+        exits = sorted(PAIR[t][a] for t in (1, 2, 3))
+        assert exits == sorted(set(range(4)) - {a})
+    assert tile_joining(W, S) == 3 and tile_joining(W, N) == 2 and tile_joining(W, E) == 1
+
+
+def test_scenario_1_seed_start_on_8x8():
+    state = qipan.load("blackpath").new()
+    assert [m.text for m in state.legal_moves()] == ["+"]  # move 1 is forced
+    state.play("+")
+    assert state.tiles[0] == 1
+    assert (state.end_cell, state.end_side) == (1, W)  # (0,1) entered from W
+    assert [m.text for m in state.legal_moves()] == ["+", "/", "\\"]
+    assert all(m.path[0] == "b1" for m in state.legal_moves())
+    assert state.where(1) == OPEN and state._reach(1)[1:3] == (2, W)  # + goes on to (0,2)
+    assert state.where(2) == BORDER  # / sends the path north into the border
+    assert state.where(3) == OPEN and state._reach(3)[1:3] == (9, N)  # \ goes down to (1,1)
+
+
+def test_scenario_2_border_loss():
+    state = new().play_many(["+", "/"])
+    assert state.outcome.winners == (0,)  # P2 ran into the border and loses
+    assert "border" in state.outcome.reason
+
+
+def test_scenario_3_goal_win_on_2x2():
+    state = new(2, 2).play_many(["+", "\\"])
+    assert state.outcome.winners == (1,)
+    assert "goal" in state.outcome.reason
+
+
+def test_scenario_4_reentry_uses_the_other_segment():
+    state = new().play_many(["+", "\\", "\\", "/"])
+    assert (state.end_cell, state.end_side) == (2, S)  # (0,2) entered from S
+    state.play("\\")
+    assert state.outcome.winners == (1,)  # P1 made move 5 and loses
+    # the path went back through (0,1) on its E-N segment
+    assert state.path()[-1] == (1, E, N)
+
+
+def test_scenario_5_forced_out_ends_the_game():
+    state = new().play_many(["+", "+", "\\", "\\"])
+    assert state.outcome is None
+    state.play("/")
+    assert (state.end_cell, state.end_side) == (3, S)  # top-right corner, entered from S
+    assert state.outcome is not None and state.outcome.winners == (0,)
+    assert "forced out" in state.outcome.reason
+    assert state.legal_moves() == []
+
+
+def test_forced_out_applies_only_when_every_tile_loses():
+    state = new().play_many(["+", "+", "\\", "\\"])
+    # at (1,3) entered from W: + runs into the border, / and \\ stay on the board
+    assert state.where(1) == BORDER
+    assert [t for t in (1, 2, 3) if state.where(t) != BORDER] == [2, 3]
+    assert state.outcome is None
+
+
+def test_goal_is_reached_through_following_filled_cells():
+    # 2x3: + at a1, \ at b1 goes down to b2; there + runs into the border, \ goes into the goal c2
+    state = new(2, 3).play_many(["+", "\\"])
+    assert state.where(1) == BORDER
+    assert state.where(3) == GOAL
+    state.play("\\")
+    assert state.outcome.winners == (0,)
+
+
+def test_ww_variant_has_free_first_tile_and_no_goal():
+    state = new(variant="ww")
+    assert [m.text for m in state.legal_moves()] == ["+", "/", "\\"]
+    state.play("\\")  # W-S: down into (1,0)
+    assert (state.end_cell, state.end_side) == (4, N)
+    # the bottom-right cell is an ordinary cell in ww
+    assert state.game.goal == -1
+
+
+def test_ww_first_tile_into_the_border_loses():
+    state = new(variant="ww")
+    state.play("/")  # W-N: the top border
+    assert state.outcome.winners == (1,)
+
+
+def test_start_arm_vertical_enters_from_the_top():
+    state = new(start_arm="vertical")
+    state.play("+")
+    assert (state.end_cell, state.end_side) == (4, N)  # (1,0) entered from N
+    state = new(start_arm="vertical", variant="ww")
+    assert state.end_side == N
+
+
+def test_seed_first_move_must_be_a_cross():
+    state = new()
+    for bad in ("/", "\\", "a1/"):
+        with pytest.raises(IllegalMove):
+            state.play(bad)
+    assert state.ply == 0 and state.tiles[0] == 0
+
+
+def test_notation_accepts_cell_prefix_and_checks_it():
+    state = new()
+    state.play("a1+")
+    state.play("B1\\")
+    assert state.history[-1].text == "\\"
+    before = state.key()
+    with pytest.raises(IllegalMove, match="ends at b2"):
+        state.play("c3+")
+    with pytest.raises(NotationError):
+        state.play("b2x")
+    with pytest.raises(NotationError):
+        state.play("z9+")  # off the board
+    assert state.key() == before and state.ply == 2
+
+
+def test_game_text_round_trip_with_result():
+    state = new().play_many(["+", "\\", "\\", "/", "\\"])
+    text = game_text(state)
+    assert text == "a1+ b1\\ b2\\ c2/ c1\\ 0-1"
+    assert game_text(state, cells=False) == "+ \\ \\ / \\ 0-1"
+    again = read_game(state.game, text)
+    assert again.key() == state.key() and again.outcome == state.outcome
+    with pytest.raises(NotationError):
+        read_game(state.game, "+ \\ \\ / \\ 1-0")  # wrong result
+
+
+def test_position_round_trip_and_errors():
+    state = new().play_many(["+", "\\", "\\"])
+    text = state.position()
+    assert text.splitlines() == ["+\\..", ".\\..", "....", "...*"]
+    again = state.game.position(text)
+    assert again.key() == state.key()
+    assert [m.text for m in again.history] == ["+", "\\", "\\"]
+    with pytest.raises(NotationError):
+        state.game.position("+..+\n....\n....\n...*")  # d1 is off the path
+    with pytest.raises(NotationError):
+        state.game.position("+x..\n....\n....\n...*")
+    with pytest.raises(NotationError):
+        state.game.position("+...\n....\n....")  # wrong size
+    with pytest.raises(NotationError):
+        state.game.position("+...\n....\n....\n...+")  # the goal is never filled
+
+
+def test_undo_restores_the_free_end_and_outcome():
+    state = new().play_many(["+", "+", "\\", "\\"])
+    key, end = state.key(), (state.end_cell, state.end_side)
+    state.play("/")
+    assert state.outcome is not None
+    state.undo()
+    assert state.outcome is None and state.key() == key and (state.end_cell, state.end_side) == end
+
+
+def test_text_and_svg_show_the_path_and_the_targets():
+    state = new().play_many(["+", "\\"])
+    svg = state.svg()
+    assert 'data-target="b2"' in svg  # the only cell a move can go to
+    for symbol in ("+", "/", "\\"):
+        assert f'data-target="{symbol}"' in svg  # the tile choices
+    assert svg.count('stroke="#111" stroke-width="6"') >= 3  # the path segments and the start mark
+    text = state.text()
+    assert "?" in text and "*" in text and "player 1 to place a tile at b2" in text
+    done = new().play_many(["+", "/"])
+    assert "data-target" not in done.svg()
+    assert "1-0" in done.text()
+
+
+def test_board_sizes_are_validated():
+    with pytest.raises(qipan.OptionError):
+        qipan.load("blackpath", rows=1)
+    with pytest.raises(qipan.OptionError):
+        qipan.load("blackpath", variant="gardner")
+    assert qipan.load("blackpath-ww").variant == "ww"
+
+
+def test_evaluate_counts_safe_tiles_for_the_mover():
+    state = new(6, 6)
+    game = state.game
+    for symbol in ["+", "+", "\\", "\\", "/"]:
+        state.play(symbol)
+        safe = len(state.safe_tiles())
+        assert game.evaluate(state, state.to_move) == (safe - 2) / 3
+        assert game.evaluate(state, 1 - state.to_move) == -(safe - 2) / 3
+    done = new().play_many(["+", "/"])
+    assert game.evaluate(done, 0) == 1.0 and game.evaluate(done, 1) == -1.0
