@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core.errors import NotationError
 from ...core.move import Move
 
 if TYPE_CHECKING:
@@ -48,3 +49,17 @@ def seed_movetext(state: PenteState) -> str:
             lines.append(f"{ply // n + 1}. " + "  ".join(row))
             row = []
     return "\n".join(lines)
+
+
+def pente_org_index(game: PenteGame, point: str) -> int:
+    """pente.org's internal index ``(19 - rank) * 19 + file`` (0 = A19, 180 = K10)."""
+    i = game.point(point)
+    g = game.geom
+    return (g.n - 1 - g.row[i]) * g.n + g.col[i]
+
+
+def from_pente_org_index(game: PenteGame, index: int) -> str:
+    g = game.geom
+    if not 0 <= index < g.n * g.n:
+        raise NotationError(f"pente.org index {index} is off the {g.n}x{g.n} board")
+    return g.name[g.index(index % g.n, g.n - 1 - index // g.n)]
