@@ -32,6 +32,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        _load_games()
         storage = Storage(db_url)
         manager = Manager(storage, bot_workers=bot_workers)
         app.state.manager = manager
@@ -183,6 +184,14 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         return PlainTextResponse("ok")
 
     return app
+
+
+def _load_games() -> None:
+    """Import every game package now; one broken game package must not stop the server."""
+    try:
+        specs()
+    except Exception:
+        log.exception("a game package failed to import; the other games are served")
 
 
 def _ws_action(mgr: Manager, game_id: str, token: str | None, raw: str) -> dict | None:

@@ -92,7 +92,8 @@ class Manager:
         name = data.get("game")
         if not isinstance(name, str) or not name:
             raise ApiError(400, "say which game to play: {\"game\": \"<id>\"}")
-        options = data.get("options") or {}
+        options = data.get("options")
+        options = {} if options is None else options
         if not isinstance(options, dict):
             raise ApiError(400, "options must be an object")
         try:

@@ -1,0 +1,49 @@
+// Talking to the server, and remembering this browser's seats (tokens) in localStorage.
+
+export async function api(method, path, body, token) {
+  const headers = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error || `${response.status} ${response.statusText}`);
+  return data;
+}
+
+const SEATS = "qipan.seats";
+
+export function mySeats() {
+  try { return JSON.parse(localStorage.getItem(SEATS)) || {}; } catch { return {}; }
+}
+
+export function rememberSeat(gameId, seat, token, extra = {}) {
+  const all = mySeats();
+  all[gameId] = { ...(all[gameId] || {}), seat, token, ...extra, at: Date.now() };
+  localStorage.setItem(SEATS, JSON.stringify(all));
+}
+
+export function myName() { return localStorage.getItem("qipan.name") || ""; }
+export function setMyName(name) { localStorage.setItem("qipan.name", name); }
+
+export function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const child of children.flat()) {
+    if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+export function formatSeconds(s) {
+  s = Math.max(0, s);
+  if (s < 10) return s.toFixed(1);
+  const m = Math.floor(s / 60), r = Math.floor(s % 60);
+  return `${m}:${String(r).padStart(2, "0")}`;
+}

@@ -1,0 +1,152 @@
+"""Fixtures for server tests: the toy game, an app on SQLite or PostgreSQL, clients."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+PG_ADMIN_URL = os.environ.get("QIPAN_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+def _import_toys():
+    spec = importlib.util.spec_from_file_location("qipan_test_toygames", HERE / "toygames.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+toys = _import_toys()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def toy_games():
+    toys.register_toys()
+    yield toys
+
+
+def postgres_available() -> bool:
+    import sqlalchemy as sa
+
+    try:
+        engine = sa.create_engine(PG_ADMIN_URL)
+        with engine.connect():
+            pass
+        engine.dispose()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(scope="session")
+def pg_database():
+    """A fresh PostgreSQL database for this run, dropped at the end."""
+    import sqlalchemy as sa
+
+    if not postgres_available():
+        pytest.fail(f"PostgreSQL is not reachable at {PG_ADMIN_URL} (set QIPAN_TEST_PG)")
+    name = f"qipan_test_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    url = PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + name
+    yield url
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_url(request, tmp_path):
+    """A database URL for each backend; PostgreSQL tables are emptied between tests."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'qipan.sqlite3'}"
+        return
+    url = request.getfixturevalue("pg_database")
+    yield url
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(sa.text("DROP TABLE IF EXISTS moves, games, alembic_version CASCADE"))
+    engine.dispose()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path):
+    return f"sqlite:///{tmp_path / 'qipan.sqlite3'}"
+
+
+@pytest.fixture
+def client(sqlite_url):
+    from fastapi.testclient import TestClient
+
+    from qipan.server import create_app
+
+    with TestClient(create_app(sqlite_url)) as c:
+        yield c
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    """The real server (uvicorn) in a subprocess, with the toy games registered."""
+
+    def __init__(self, db_url: str, port: int | None = None):
+        self.db_url = db_url
+        self.port = port or free_port()
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        import httpx
+
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen([sys.executable, str(HERE / "serve_toys.py"), str(self.port), self.db_url],
+                                     env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        for _ in range(300):
+            if self.proc.poll() is not None:
+                raise RuntimeError("server exited:\n" + self.proc.stdout.read().decode())
+            try:
+                if httpx.get(self.base + "/healthz", timeout=0.5).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        if self.proc and self.proc.stdout:
+            self.proc.stdout.close()
+
+
+@pytest.fixture
+def server_process():
+    started: list[ServerProcess] = []
+
+    def start(db_url: str, port: int | None = None) -> ServerProcess:
+        server = ServerProcess(db_url, port).start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.kill()
