@@ -9,7 +9,8 @@ from .tiles import COLOUR, EMPTY_GLYPH, GLYPH, RED, WHITE, WHITE_MASK
 
 
 def text(state: TraxState) -> str:
-    """The glyph grid with column letters and row numbers, then whose turn or the result::
+    """The glyph grid with column letters and row numbers (as in the rules file), then
+    whose turn it is or the result::
 
            AB
          1 r7
@@ -22,7 +23,7 @@ def text(state: TraxState) -> str:
         width, height = board.width, board.height
         labels = [column_label(i) for i in range(1, width + 1)]
         depth = max(map(len, labels))
-        margin = len(str(height)) + 1
+        margin = max(2, len(str(height))) + 1
         for level in range(depth):
             chars = [lab.rjust(depth)[level] for lab in labels]
             lines.append(" " * margin + "".join(chars).rstrip())

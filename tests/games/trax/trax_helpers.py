@@ -1,0 +1,28 @@
+"""Helpers for the Trax tests: the data files (copied from shared/data/trax) and a way to
+play a move list. ``conftest.py`` puts this folder on sys.path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from qipan.games.trax import TraxGame
+
+DATA = Path(__file__).with_name("data")
+
+
+def data_rows(name: str) -> list[list[str]]:
+    """The non-comment lines of a data file, split at tabs."""
+    lines = (DATA / name).read_text(encoding="utf-8").splitlines()
+    return [line.split("\t") for line in lines if line.strip() and not line.startswith("#")]
+
+
+def play(moves: str | list[str], variant: str = "unlimited", **options):
+    state = TraxGame(variant=variant, **options).new()
+    for move in moves.split() if isinstance(moves, str) else moves:
+        state.play(move)
+    return state
+
+
+def grid(state) -> str:
+    """The glyph grid of ``state.text()`` without the status line."""
+    return "\n".join(state.text().splitlines()[:-1])
