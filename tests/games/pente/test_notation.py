@@ -20,7 +20,14 @@ GAME = qipan.load("pente")
 
 @pytest.mark.parametrize(
     ("xy", "name"),
-    [("(0,0)", "K10"), ("(3,2)", "N12"), ("(-2,-2)", "H8"), ("(-9,9)", "A19"), ("(9,-9)", "T1"), ("(-1,0)", "J10")],
+    [
+        ("(0,0)", "K10"),
+        ("(3,2)", "N12"),
+        ("(-2,-2)", "H8"),
+        ("(-9,9)", "A19"),
+        ("(9,-9)", "T1"),
+        ("(-1,0)", "J10"),
+    ],
 )
 def test_centred_and_pente_org_agree(xy, name):
     assert pente_org(GAME, xy) == name

@@ -156,8 +156,9 @@ def test_7_overline_does_not_win_with_exact_five():
 
 def test_exact_five_in_one_direction_wins_beside_an_overline():
     # N10 completes six on row 10 and exactly five on file N
-    s = setup("ply=20 next=1 1:K10,L10,M10,O10,P10,N6,N7,N8,N9 2:A1,A3,A5,A7,A9,A11,A13,A15,A17",
-              exact_five=True)
+    s = setup(
+        "ply=20 next=1 1:K10,L10,M10,O10,P10,N6,N7,N8,N9 2:A1,A3,A5,A7,A9,A11,A13,A15,A17", exact_five=True
+    )
     s.play("N10")
     assert s.outcome.winners == (0,)
 
@@ -202,7 +203,8 @@ def test_board_full_is_a_draw():
         hole = rng.choice(g.points)
         p = colour[hole]
         text = " ".join(
-            f"{q + 1}:" + ",".join(g.name[i] for i in g.points if i != hole and colour[i] == q) for q in (0, 1)
+            f"{q + 1}:" + ",".join(g.name[i] for i in g.points if i != hole and colour[i] == q)
+            for q in (0, 1)
         )
         s = game.position(f"ply=48 next={p + 1} {text}")
         s.cells[hole] = p + 1

@@ -12,8 +12,14 @@ OPTIONS = (
     Option("exact_five", bool, False, "C1: only a line of exactly five (four in pente-4) wins"),
     Option("double_tria", bool, False, "C2: two open trias win unless the reply makes five"),
     Option("capture_win_overrides", bool, False, "C2: a capture win on the reply also beats the double tria"),
-    Option("max_pairs_per_move", int, None, "capture at most this many pairs per move (mover chooses)",
-           minimum=1, allow_none=True),
+    Option(
+        "max_pairs_per_move",
+        int,
+        None,
+        "capture at most this many pairs per move (mover chooses)",
+        minimum=1,
+        allow_none=True,
+    ),
     Option("teams", bool, False, "four players: partners sit opposite (players 1+3 against 2+4)"),
     Option("win_length", int, 5, "stones in a row that win", choices=(4, 5)),
     Option("count_partner_captures", bool, True, "team game: captured partner stones count for the team"),
@@ -33,10 +39,20 @@ PENTE = GameSpec(
 register(
     PENTE,
     PENTE.preset("pente-tournament", "Pente (tournament rule)", tournament=True),
-    PENTE.preset("pente-team", "Pente, four players in two teams", players=(4,), teams=True,
-                 description="Partners sit opposite; mixed and partner pairs can be captured."),
-    PENTE.preset("pente-4", "Pente, four players each for themselves", players=(4,), win_length=4,
-                 description="Four in a row or five captured pairs wins."),
+    PENTE.preset(
+        "pente-team",
+        "Pente, four players in two teams",
+        players=(4,),
+        teams=True,
+        description="Partners sit opposite; mixed and partner pairs can be captured.",
+    ),
+    PENTE.preset(
+        "pente-4",
+        "Pente, four players each for themselves",
+        players=(4,),
+        win_length=4,
+        description="Four in a row or five captured pairs wins.",
+    ),
 )
 
 
@@ -53,7 +69,8 @@ def _make_agent(**limits):
 
 
 _register_format()
-register_agent(AgentSpec("pente", _make_agent, "threat-aware alpha-beta with a VCF search (Pente)",
-                         families=("pente",)))
+register_agent(
+    AgentSpec("pente", _make_agent, "threat-aware alpha-beta with a VCF search (Pente)", families=("pente",))
+)
 
 __all__ = ["PenteGame", "PenteState"]

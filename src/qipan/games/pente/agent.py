@@ -103,7 +103,9 @@ class PenteAgent(Agent):
         scored = [(move_score(state, i, p), self.rng.random(), i) for i in points]
         return max(scored)[2]
 
-    def _defences(self, state: PenteState, p: int, q: int, threats: list[int], points: list[int]) -> list[int]:
+    def _defences(
+        self, state: PenteState, p: int, q: int, threats: list[int], points: list[int]
+    ) -> list[int]:
         """Moves of ``p`` after which ``q`` has no immediate win."""
         pool = set(threats) | {i for i in points if state.capture_dirs(i, p)}
         safe = []
@@ -255,7 +257,9 @@ class PenteAgent(Agent):
                 state._revert(token)
         return None
 
-    def _refuted(self, state: PenteState, p: int, opp: int, mine: list[int], near: list[int], depth: int) -> bool:
+    def _refuted(
+        self, state: PenteState, p: int, opp: int, mine: list[int], near: list[int], depth: int
+    ) -> bool:
         """Whether some answer of ``opp`` stops every win of ``p`` that follows."""
         answers = set(mine) | {j for j in near if state.capture_dirs(j, opp)}
         for a in sorted(answers):

@@ -33,7 +33,9 @@ def candidates(state: PenteState, radius: int = 2) -> list[int]:
     Only points the opening rules allow."""
     g, cells = state.geom, state.cells
     w = g.width
-    offsets = [dr * w + dc for dr in range(-radius, radius + 1) for dc in range(-radius, radius + 1) if dr or dc]
+    offsets = [
+        dr * w + dc for dr in range(-radius, radius + 1) for dc in range(-radius, radius + 1) if dr or dc
+    ]
     seen = set()
     for i in g.points:
         if cells[i] != EMPTY:
@@ -98,7 +100,7 @@ def move_score(state: PenteState, i: int, p: int) -> int:
     for d in g.dirs4:
         vals = [cells[i + k * d] for k in range(-span, span + 1)]
         for s in range(need):
-            window = vals[s:s + need]
+            window = vals[s : s + need]
             if OFF in window:
                 continue
             own = window.count(me)
@@ -162,7 +164,7 @@ def max_window(state: PenteState, i: int, p: int) -> int:
     for d in g.dirs4:
         vals = [cells[i + k * d] for k in range(-span, span + 1)]
         for s in range(need):
-            window = vals[s:s + need]
+            window = vals[s : s + need]
             own = window.count(me)
             if own > best and own + window.count(EMPTY) == need:
                 best = own

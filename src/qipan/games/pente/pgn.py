@@ -20,13 +20,27 @@ from ...core.records import Record
 _TAG = re.compile(r'\[([A-Za-z0-9 _]+?)\s+"((?:[^"\\]|\\.)*)"\]')
 _GAME_TAG = re.compile(r'^\s*\[Game\s+"[^"]*Pente[^"]*"\]', re.MULTILINE | re.IGNORECASE)
 _MOVE_NUMBER = re.compile(r"\d+\.")
-_POINT_MOVE = re.compile(r"(?:[A-HJ-Ta-hj-t]\d{1,2}|\(-?\d+,-?\d+\))(?:x(?:[A-HJ-Ta-hj-t]\d{1,2}|\(-?\d+,-?\d+\)))*")
+_POINT_MOVE = re.compile(
+    r"(?:[A-HJ-Ta-hj-t]\d{1,2}|\(-?\d+,-?\d+\))(?:x(?:[A-HJ-Ta-hj-t]\d{1,2}|\(-?\d+,-?\d+\)))*"
+)
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 OPTIONS_TAG = "Qipan Options"
 TAG_ORDER = (
-    "Game", "Site", "Event", "Round", "Section", "Date", "Time", "TimeControl", "Rated",
-    "Player 1 Name", "Player 2 Name", "Player 1 Rating", "Player 2 Rating",
-    "Player 1 Type", "Player 2 Type",
+    "Game",
+    "Site",
+    "Event",
+    "Round",
+    "Section",
+    "Date",
+    "Time",
+    "TimeControl",
+    "Rated",
+    "Player 1 Name",
+    "Player 2 Name",
+    "Player 1 Rating",
+    "Player 2 Rating",
+    "Player 1 Type",
+    "Player 2 Type",
 )
 
 
@@ -83,7 +97,9 @@ def _read_game(tag_lines: list[str], body: list[str]) -> Record:
     if name is None:
         raise RecordError('a pente.org game needs a [Game "Pente"] tag')
     if name.strip().lower() != "pente":
-        raise RecordError(f"unsupported game {name!r}: only Pente is implemented (not Keryo-, G-, D-Pente...)")
+        raise RecordError(
+            f"unsupported game {name!r}: only Pente is implemented (not Keryo-, G-, D-Pente...)"
+        )
     moves: list[str] = []
     token_result = None
     for tok in " ".join(body).split():
@@ -162,7 +178,9 @@ def _write_game(record: Record) -> str:
     except QipanError as exc:
         raise RecordError(str(exc)) from exc
     if game_spec.family != "pente" or record.players != 2:
-        raise RecordError(f"pente.org records hold 2-player Pente games, not {record.game} with {record.players}")
+        raise RecordError(
+            f"pente.org records hold 2-player Pente games, not {record.game} with {record.players}"
+        )
     options = game_spec.resolve(**record.options)
     defaults = spec("pente").default_options()
     extra = {k: v for k, v in options.items() if k != "tournament" and v != defaults[k]}

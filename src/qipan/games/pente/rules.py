@@ -279,7 +279,9 @@ class PenteState(State):
         if len(choices) == 1:
             raise IllegalMove(f"{g.name[i]} captures {self._describe(choices[0], i)}, not what was written")
         options = ", ".join(m.text for m in choices)
-        raise IllegalMove(f"{g.name[i]} can capture more pairs than allowed: choose one of {options}", g.name[i])
+        raise IllegalMove(
+            f"{g.name[i]} can capture more pairs than allowed: choose one of {options}", g.name[i]
+        )
 
     def _takes(self, move: Move, i: int) -> set[int]:
         dirs = move.data[1]
