@@ -117,8 +117,12 @@ class ServerProcess:
         import httpx
 
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen([sys.executable, str(HERE / "serve_toys.py"), str(self.port), self.db_url],
-                                     env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            [sys.executable, str(HERE / "serve_toys.py"), str(self.port), self.db_url],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
         for _ in range(300):
             if self.proc.poll() is not None:
                 raise RuntimeError("server exited:\n" + self.proc.stdout.read().decode())

@@ -24,8 +24,11 @@ def create(client, seats=None, **body) -> tuple[str, list[str]]:
 
 
 def two_humans(client, **body) -> tuple[str, list[str]]:
-    return create(client, [{"kind": "human", "name": "Ann", "join": True}, {"kind": "human", "name": "Bob", "join": True}],
-                  **body)
+    return create(
+        client,
+        [{"kind": "human", "name": "Ann", "join": True}, {"kind": "human", "name": "Bob", "join": True}],
+        **body,
+    )
 
 
 def wait_for(predicate, timeout: float = 10.0, step: float = 0.02):

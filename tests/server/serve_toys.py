@@ -1,6 +1,6 @@
 """Run the qipan server with the toy test games registered (for subprocess tests).
 
-    python tests/server/serve_toys.py PORT DB_URL"""
+python tests/server/serve_toys.py PORT DB_URL"""
 
 import sys
 from pathlib import Path

@@ -69,7 +69,9 @@ def test_bad_moves_are_rejected_and_change_nothing(client, body, status, words):
     client.post(f"/api/games/{gid}/move", json={"move": "a1", "ply": 0}, headers=bearer(ann))
     before = state(client, gid)
     bob = create_token_for(client, gid, 1)
-    r = client.post(f"/api/games/{gid}/move", content=body, headers={**bearer(bob), "Content-Type": "application/json"})
+    r = client.post(
+        f"/api/games/{gid}/move", content=body, headers={**bearer(bob), "Content-Type": "application/json"}
+    )
     assert r.status_code == status and words in r.json()["error"]
     assert state(client, gid) == before
 
@@ -96,7 +98,10 @@ def test_wrong_turn_wrong_token_and_no_token(client):
 
 def test_duplicate_move_is_not_applied_twice(client):
     gid, (ann, bob) = two_humans(client)
-    assert client.post(f"/api/games/{gid}/move", json={"move": "a1", "ply": 0}, headers=bearer(ann)).status_code == 200
+    assert (
+        client.post(f"/api/games/{gid}/move", json={"move": "a1", "ply": 0}, headers=bearer(ann)).status_code
+        == 200
+    )
     r = client.post(f"/api/games/{gid}/move", json={"move": "a1", "ply": 0}, headers=bearer(ann))
     assert r.status_code == 409
     assert [m["text"] for m in state(client, gid)["moves"]] == ["a1"]
@@ -121,9 +126,18 @@ def test_unknown_game_id_and_unknown_game_name(client):
         ({"game": "toy-ttt", "players": 3}, "played by 2"),
         ({"game": "toy-ttt", "seats": [{"kind": "human"}]}, "list of 2"),
         ({"game": "toy-ttt", "seats": [{"kind": "alien"}, {"kind": "human"}]}, "kind"),
-        ({"game": "toy-ttt", "seats": [{"kind": "bot", "agent": "nobody"}, {"kind": "human"}]}, "unknown agent"),
-        ({"game": "toy-ttt", "seats": [{"kind": "bot", "limits": {"time": 1e6}}, {"kind": "human"}]}, "at most"),
-        ({"game": "toy-ttt", "seats": [{"kind": "bot", "limits": {"speed": 1}}, {"kind": "human"}]}, "unknown bot"),
+        (
+            {"game": "toy-ttt", "seats": [{"kind": "bot", "agent": "nobody"}, {"kind": "human"}]},
+            "unknown agent",
+        ),
+        (
+            {"game": "toy-ttt", "seats": [{"kind": "bot", "limits": {"time": 1e6}}, {"kind": "human"}]},
+            "at most",
+        ),
+        (
+            {"game": "toy-ttt", "seats": [{"kind": "bot", "limits": {"speed": 1}}, {"kind": "human"}]},
+            "unknown bot",
+        ),
         ({"game": "toy-ttt", "clock": {"mode": "hourglass", "initial": 5}}, "clock mode"),
         ({"game": "toy-ttt", "clock": {"mode": "total", "initial": -5}}, "positive"),
         ({"game": "toy-ttt", "seed": -1}, "seed"),
@@ -139,8 +153,13 @@ def test_create_rejects_bad_requests(client, body, words):
 
 
 def test_join_by_invite_and_from_the_lobby(client):
-    gid, tokens = create(client, [{"kind": "human", "name": "Ann", "join": True}, {"kind": "human"},
-                                  ])
+    gid, tokens = create(
+        client,
+        [
+            {"kind": "human", "name": "Ann", "join": True},
+            {"kind": "human"},
+        ],
+    )
     s = state(client, gid)
     assert s["status"] == "open" and not s["seats"][1]["joined"] and s["legal"] == []
     r = client.post(f"/api/games/{gid}/move", json={"move": "a1", "ply": 0}, headers=bearer(tokens[0]))
@@ -232,8 +251,13 @@ def test_undo_against_a_bot_takes_back_the_bot_reply_too(client):
 
 
 def test_bot_game_plays_to_the_end(client):
-    gid, _ = create(client, [{"kind": "bot", "agent": "random", "limits": {"seed": 3}},
-                             {"kind": "bot", "agent": "random", "limits": {"seed": 4}}])
+    gid, _ = create(
+        client,
+        [
+            {"kind": "bot", "agent": "random", "limits": {"seed": 3}},
+            {"kind": "bot", "agent": "random", "limits": {"seed": 4}},
+        ],
+    )
     s = wait_for(lambda: (x := state(client, gid))["status"] == "over" and x)
     assert s["result"] is not None and 5 <= s["ply"] <= 9
     r = client.post("/api/games", json={"game": "toy-ttt", "seats": [{"kind": "bot"}, {"kind": "bot"}]})
@@ -241,8 +265,15 @@ def test_bot_game_plays_to_the_end(client):
 
 
 def test_chance_moves_are_resolved_by_the_server_with_the_seed(client):
-    gids = [create(client, [{"kind": "human", "join": True}, {"kind": "human", "join": True}],
-                   options={"coin": True}, seed=seed)[0] for seed in (1, 1, 2, 3, 4, 5)]
+    gids = [
+        create(
+            client,
+            [{"kind": "human", "join": True}, {"kind": "human", "join": True}],
+            options={"coin": True},
+            seed=seed,
+        )[0]
+        for seed in (1, 1, 2, 3, 4, 5)
+    ]
     firsts = []
     for gid in gids:
         s = state(client, gid)

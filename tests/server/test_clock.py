@@ -34,8 +34,16 @@ def test_time_per_move_resets_each_turn():
     assert clock.snapshot(20.0)["remaining"] == [0.0, 5.0]
 
 
-@pytest.mark.parametrize("data", [{"mode": "x", "initial": 1}, {"mode": "total"}, {"initial": 0},
-                                  {"initial": 5, "increment": -1}, {"initial": "soon"}])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"mode": "x", "initial": 1},
+        {"mode": "total"},
+        {"initial": 0},
+        {"initial": 5, "increment": -1},
+        {"initial": "soon"},
+    ],
+)
 def test_bad_clock_requests(data):
     with pytest.raises(ClockError):
         Clock.from_request(data, 2)

@@ -17,20 +17,38 @@ def test_restart_resumes_the_game(server_process, tmp_path):
     db = f"sqlite:///{tmp_path / 'restart.sqlite3'}"
     server = server_process(db)
     with httpx.Client(base_url=server.base) as http:
-        r = http.post("/api/games", json={"game": "toy-ttt", "options": {"coin": True}, "seed": 9, "seats": [
-            {"kind": "human", "name": "Ann", "join": True}, {"kind": "human", "name": "Bob", "join": True}]})
+        r = http.post(
+            "/api/games",
+            json={
+                "game": "toy-ttt",
+                "options": {"coin": True},
+                "seed": 9,
+                "seats": [
+                    {"kind": "human", "name": "Ann", "join": True},
+                    {"kind": "human", "name": "Bob", "join": True},
+                ],
+            },
+        )
         created = r.json()
         gid, tokens = created["id"], {s["seat"]: s["token"] for s in created["seats"]}
-        bot_game = http.post("/api/games", json={"game": "toy-ttt", "seats": [
-            {"kind": "human", "join": True}, {"kind": "bot", "agent": "random"}]}).json()
+        bot_game = http.post(
+            "/api/games",
+            json={
+                "game": "toy-ttt",
+                "seats": [{"kind": "human", "join": True}, {"kind": "bot", "agent": "random"}],
+            },
+        ).json()
         state = http.get(f"/api/games/{gid}").json()
         first = state["to_move"]
         order = [first, 1 - first]
         script = ["a1", "a2", "b1", "b2", "c1"]
         for i, move in enumerate(script[:3]):
             seat = order[i % 2]
-            r = http.post(f"/api/games/{gid}/move", json={"move": move, "ply": state["ply"]},
-                          headers=bearer(tokens[seat]))
+            r = http.post(
+                f"/api/games/{gid}/move",
+                json={"move": move, "ply": state["ply"]},
+                headers=bearer(tokens[seat]),
+            )
             assert r.status_code == 200, r.text
             state = r.json()
         before = http.get(f"/api/games/{gid}").json()
@@ -43,8 +61,11 @@ def test_restart_resumes_the_game(server_process, tmp_path):
             assert after[key] == before[key], key
         for i, move in enumerate(script[3:], start=3):
             seat = order[i % 2]
-            r = http.post(f"/api/games/{gid}/move", json={"move": move, "ply": after["ply"]},
-                          headers=bearer(tokens[seat]))
+            r = http.post(
+                f"/api/games/{gid}/move",
+                json={"move": move, "ply": after["ply"]},
+                headers=bearer(tokens[seat]),
+            )
             assert r.status_code == 200, r.text
             after = r.json()
         assert after["status"] == "over" and after["result"]["winners"] == [first]

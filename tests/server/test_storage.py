@@ -15,8 +15,10 @@ from qipan.server.storage import StaleMove, Storage, StoredGame, StoredMove, nor
 
 
 def new_game(gid="g1", status="active") -> StoredGame:
-    seats = [{"kind": "human", "name": "Ann", "token": "t0", "joined": True},
-             {"kind": "bot", "agent": "random", "limits": {"time": 0.5}, "joined": True}]
+    seats = [
+        {"kind": "human", "name": "Ann", "token": "t0", "joined": True},
+        {"kind": "bot", "agent": "random", "limits": {"time": 0.5}, "joined": True},
+    ]
     return StoredGame(gid, "toy-ttt", {"coin": False}, 2, 12345678901, status, True, seats)
 
 
@@ -33,8 +35,14 @@ def test_migrations_create_the_schema(db_url):
 def test_game_round_trip(db_url):
     storage = Storage(db_url)
     game = new_game()
-    game.clock = {"mode": "total", "initial": 60.0, "increment": 1.0, "remaining": [60.0, 60.0],
-                  "running": 0, "since": 1.5}
+    game.clock = {
+        "mode": "total",
+        "initial": 60.0,
+        "increment": 1.0,
+        "remaining": [60.0, 60.0],
+        "running": 0,
+        "since": 1.5,
+    }
     storage.create_game(game)
     loaded = storage.get_game("g1")
     assert loaded.seats == game.seats and loaded.options == {"coin": False} and loaded.seed == 12345678901
@@ -98,7 +106,12 @@ def test_server_resumes_games_from_the_database(db_url):
     with TestClient(create_app(db_url)) as client:
         gid, (ann, bob) = two_humans(client)
         for ply, (t, m) in enumerate([(ann, "a1"), (bob, "a2"), (ann, "b1")]):
-            assert client.post(f"/api/games/{gid}/move", json={"move": m, "ply": ply}, headers=bearer(t)).status_code == 200
+            assert (
+                client.post(
+                    f"/api/games/{gid}/move", json={"move": m, "ply": ply}, headers=bearer(t)
+                ).status_code
+                == 200
+            )
     with TestClient(create_app(db_url)) as client:
         s = client.get(f"/api/games/{gid}").json()
         assert [m["text"] for m in s["moves"]] == ["a1", "a2", "b1"] and s["to_move"] == 1

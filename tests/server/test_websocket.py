@@ -26,9 +26,11 @@ def state_at(ply):
 
 def test_two_players_and_a_spectator(client):
     gid, (ann, bob) = two_humans(client)
-    with client.websocket_connect(f"/ws/games/{gid}?token={ann}") as a, \
-            client.websocket_connect(f"/ws/games/{gid}?token={bob}") as b, \
-            client.websocket_connect(f"/ws/games/{gid}") as spectator:
+    with (
+        client.websocket_connect(f"/ws/games/{gid}?token={ann}") as a,
+        client.websocket_connect(f"/ws/games/{gid}?token={bob}") as b,
+        client.websocket_connect(f"/ws/games/{gid}") as spectator,
+    ):
         assert a.receive_json() == {"type": "hello", "seat": 0}
         assert b.receive_json() == {"type": "hello", "seat": 1}
         assert spectator.receive_json() == {"type": "hello", "seat": None}
@@ -45,9 +47,11 @@ def test_two_players_and_a_spectator(client):
 
 def test_errors_go_to_the_sender_only_and_change_nothing(client):
     gid, (ann, bob) = two_humans(client)
-    with client.websocket_connect(f"/ws/games/{gid}?token={ann}") as a, \
-            client.websocket_connect(f"/ws/games/{gid}?token={bob}") as b, \
-            client.websocket_connect(f"/ws/games/{gid}") as spectator:
+    with (
+        client.websocket_connect(f"/ws/games/{gid}?token={ann}") as a,
+        client.websocket_connect(f"/ws/games/{gid}?token={bob}") as b,
+        client.websocket_connect(f"/ws/games/{gid}") as spectator,
+    ):
         until(a, state_at(0))
         until(b, state_at(0))
         until(spectator, state_at(0))
@@ -80,8 +84,10 @@ def test_errors_go_to_the_sender_only_and_change_nothing(client):
 
 def test_resign_draw_and_undo_over_websocket(client):
     gid, (ann, bob) = two_humans(client)
-    with client.websocket_connect(f"/ws/games/{gid}?token={ann}") as a, \
-            client.websocket_connect(f"/ws/games/{gid}?token={bob}") as b:
+    with (
+        client.websocket_connect(f"/ws/games/{gid}?token={ann}") as a,
+        client.websocket_connect(f"/ws/games/{gid}?token={bob}") as b,
+    ):
         until(a, state_at(0))
         a.send_json({"type": "move", "move": "a1", "ply": 0})
         until(b, state_at(1))

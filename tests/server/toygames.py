@@ -5,8 +5,7 @@
 
 from __future__ import annotations
 
-from qipan.core import CHANCE, Game, GameSpec, Move, Option, Outcome, State
-from qipan.core import registry
+from qipan.core import CHANCE, Game, GameSpec, Move, Option, Outcome, State, registry
 
 CELLS = [f"{c}{r}" for r in "123" for c in "abc"]
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
@@ -66,24 +65,31 @@ class ToyState(State):
     def text(self):
         rows = []
         for r in range(2, -1, -1):
-            rows.append(" ".join("." if v is None else "XO"[v] for v in self.board[r * 3:r * 3 + 3]))
+            rows.append(" ".join("." if v is None else "XO"[v] for v in self.board[r * 3 : r * 3 + 3]))
         return "\n".join(rows)
 
     def svg(self):
         parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 300" width="300" height="300">']
         for i, cell in enumerate(CELLS):
             x, y = (i % 3) * 100, (2 - i // 3) * 100
-            parts.append(f'<rect x="{x}" y="{y}" width="100" height="100" fill="#eed" stroke="#333" '
-                         f'data-target="{cell}"/>')
+            parts.append(
+                f'<rect x="{x}" y="{y}" width="100" height="100" fill="#eed" stroke="#333" '
+                f'data-target="{cell}"/>'
+            )
             if self.board[i] is not None:
-                parts.append(f'<text x="{x + 50}" y="{y + 65}" font-size="48" text-anchor="middle">'
-                             f'{"XO"[self.board[i]]}</text>')
+                parts.append(
+                    f'<text x="{x + 50}" y="{y + 65}" font-size="48" text-anchor="middle">'
+                    f"{'XO'[self.board[i]]}</text>"
+                )
         parts.append("</svg>")
         return "".join(parts)
 
 
 SPEC = GameSpec(
-    "toy-ttt", "Toy tic-tac-toe", "toy", lambda **o: ToyGame(**o),
+    "toy-ttt",
+    "Toy tic-tac-toe",
+    "toy",
+    lambda **o: ToyGame(**o),
     options=(Option("coin", bool, False, "toss a coin for who starts"),),
 )
 

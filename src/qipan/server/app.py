@@ -55,8 +55,14 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
     # -- registry ----------------------------------------------------------------------
     @app.get("/api/specs")
     async def get_specs() -> dict:
-        agents = [{"name": a.name, "description": a.description,
-                   "families": list(a.families) if a.families else None} for a in _agents.agent_specs()]
+        agents = [
+            {
+                "name": a.name,
+                "description": a.description,
+                "families": list(a.families) if a.families else None,
+            }
+            for a in _agents.agent_specs()
+        ]
         return {"games": [s.to_dict() for s in specs()], "agents": agents}
 
     # -- games -------------------------------------------------------------------------
@@ -69,7 +75,9 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         return {"id": session.id, "seats": tickets, "state": session.describe()}
 
     @app.get("/api/games")
-    async def list_games(request: Request, status: str | None = None, limit: int = 30, ids: str | None = None):
+    async def list_games(
+        request: Request, status: str | None = None, limit: int = 30, ids: str | None = None
+    ):
         if status not in (None, "open", "active", "over"):
             raise ApiError(400, "status must be open, active or over")
         limit = max(1, min(limit, 200))
@@ -118,7 +126,9 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         else:
             raise ApiError(400, "format must be json or pgn")
         name = f"{session.stored.game}-{session.id}.{suffix}"
-        return Response(body, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+        return Response(
+            body, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'}
+        )
 
     @app.get("/api/games/{game_id}/position")
     async def position(request: Request, game_id: str, ply: int) -> dict:
@@ -131,8 +141,12 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         state = session.state.copy()
         while state.ply > ply:
             state.undo()
-        return {"ply": ply, "svg": state.svg(), "text": state.text(),
-                "move": session.state.history[ply - 1].text if ply else None}
+        return {
+            "ply": ply,
+            "svg": state.svg(),
+            "text": state.text(),
+            "move": session.state.history[ply - 1].text if ply else None,
+        }
 
     # -- WebSocket ---------------------------------------------------------------------
     @app.websocket("/ws/games/{game_id}")
@@ -203,7 +217,7 @@ def _ws_action(mgr: Manager, game_id: str, token: str | None, raw: str) -> dict 
         except json.JSONDecodeError as exc:
             raise ApiError(400, f"malformed JSON: {exc}") from exc
         if not isinstance(data, dict):
-            raise ApiError(400, "send a JSON object such as {\"type\": \"move\", \"move\": \"d2\", \"ply\": 0}")
+            raise ApiError(400, 'send a JSON object such as {"type": "move", "move": "d2", "ply": 0}')
         request_id = data.get("id")
         kind = data.get("type")
         if kind == "ping":

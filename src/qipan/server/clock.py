@@ -35,20 +35,34 @@ class Clock:
             initial = float(data.get("initial", data.get("seconds")))
             increment = float(data.get("increment", 0) or 0)
         except (TypeError, ValueError):
-            raise ClockError("clock needs a number of seconds ('initial') and an optional 'increment'") from None
+            raise ClockError(
+                "clock needs a number of seconds ('initial') and an optional 'increment'"
+            ) from None
         if not 0 < initial <= 7 * 24 * 3600 or not 0 <= increment <= 24 * 3600:
             raise ClockError("clock seconds must be positive (at most a week) and the increment not negative")
         return cls(mode, initial, increment if mode == "total" else 0.0, [initial] * seats)
 
     # -- persistence -------------------------------------------------------------------
     def to_dict(self) -> dict:
-        return {"mode": self.mode, "initial": self.initial, "increment": self.increment,
-                "remaining": list(self.remaining), "running": self.running, "since": self.since}
+        return {
+            "mode": self.mode,
+            "initial": self.initial,
+            "increment": self.increment,
+            "remaining": list(self.remaining),
+            "running": self.running,
+            "since": self.since,
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> Clock:
-        return cls(data["mode"], data["initial"], data.get("increment", 0.0), list(data["remaining"]),
-                   data.get("running"), data.get("since"))
+        return cls(
+            data["mode"],
+            data["initial"],
+            data.get("increment", 0.0),
+            list(data["remaining"]),
+            data.get("running"),
+            data.get("since"),
+        )
 
     # -- play --------------------------------------------------------------------------
     def start(self, seat: int | None, now: float) -> None:
@@ -89,6 +103,10 @@ class Clock:
         return spent
 
     def snapshot(self, now: float) -> dict:
-        return {"mode": self.mode, "initial": self.initial, "increment": self.increment,
-                "remaining": [max(0.0, self.left(s, now)) for s in range(len(self.remaining))],
-                "running": self.running}
+        return {
+            "mode": self.mode,
+            "initial": self.initial,
+            "increment": self.increment,
+            "remaining": [max(0.0, self.left(s, now)) for s in range(len(self.remaining))],
+            "running": self.running,
+        }

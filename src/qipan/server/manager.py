@@ -91,7 +91,7 @@ class Manager:
     def create(self, data: dict) -> tuple[Session, list[dict]]:
         name = data.get("game")
         if not isinstance(name, str) or not name:
-            raise ApiError(400, "say which game to play: {\"game\": \"<id>\"}")
+            raise ApiError(400, 'say which game to play: {"game": "<id>"}')
         options = data.get("options")
         options = {} if options is None else options
         if not isinstance(options, dict):
@@ -114,7 +114,7 @@ class Manager:
         clock = None
         if data.get("clock"):
             if not isinstance(data["clock"], dict):
-                raise ApiError(400, "clock must be an object such as {\"mode\": \"total\", \"initial\": 300}")
+                raise ApiError(400, 'clock must be an object such as {"mode": "total", "initial": 300}')
             try:
                 clock = Clock.from_request(data["clock"], players)
             except ClockError as exc:
@@ -127,8 +127,17 @@ class Manager:
         except QipanError as exc:
             raise ApiError(400, str(exc)) from exc
         status = "active" if all(s["joined"] for s in seats) else "open"
-        stored = StoredGame(new_game_id(), game_spec.id, dict(game.options), players, seed, status, public,
-                            seats, clock.to_dict() if clock else None)
+        stored = StoredGame(
+            new_game_id(),
+            game_spec.id,
+            dict(game.options),
+            players,
+            seed,
+            status,
+            public,
+            seats,
+            clock.to_dict() if clock else None,
+        )
         session = Session(stored, game, state, clock)
         opening = session.resolve_chance()
         self.storage.create_game(stored)
@@ -136,8 +145,11 @@ class Manager:
             self._persist(session, 0, opening)
         self.sessions[stored.id] = session
         self._after_change(session, persist=True)
-        tickets = [{"seat": i, "token": s["token"], "joined": s["joined"]}
-                   for i, s in enumerate(seats) if s["kind"] == "human"]
+        tickets = [
+            {"seat": i, "token": s["token"], "joined": s["joined"]}
+            for i, s in enumerate(seats)
+            if s["kind"] == "human"
+        ]
         return session, tickets
 
     def _seats(self, raw: Any, players: int) -> list[dict]:
@@ -153,7 +165,9 @@ class Manager:
             kind = s.get("kind", "human")
             name = _name(s.get("name"))
             if kind == "human":
-                seats.append({"kind": "human", "name": name, "token": new_token(), "joined": bool(s.get("join"))})
+                seats.append(
+                    {"kind": "human", "name": name, "token": new_token(), "joined": bool(s.get("join"))}
+                )
             elif kind == "bot":
                 agent = s.get("agent", "random")
                 if agent not in known:
@@ -163,8 +177,9 @@ class Manager:
                     _agents.load(agent, **limits)
                 except (OptionError, QipanError) as exc:
                     raise ApiError(400, str(exc)) from exc
-                seats.append({"kind": "bot", "name": name or agent, "agent": agent, "limits": limits,
-                              "joined": True})
+                seats.append(
+                    {"kind": "bot", "name": name or agent, "agent": agent, "limits": limits, "joined": True}
+                )
             else:
                 raise ApiError(400, f"seat {i + 1}: kind must be 'human' or 'bot', not {kind!r}")
         return seats
@@ -181,7 +196,11 @@ class Manager:
                 raise ApiError(403, "this game is private: join it through its invite link")
             free = [i for i in session.human_seats() if not session.seats[i]["joined"]]
             if seat is not None:
-                if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < session.stored.players:
+                if (
+                    isinstance(seat, bool)
+                    or not isinstance(seat, int)
+                    or not 0 <= seat < session.stored.players
+                ):
                     raise ApiError(400, f"seat must be a number from 0 to {session.stored.players - 1}")
                 if seat not in free:
                     raise ApiError(409, f"seat {seat + 1} is not free")
@@ -203,14 +222,16 @@ class Manager:
         session = self.get(game_id)
         seat = session.require_seat(token)
         if not isinstance(text, str) or not text.strip():
-            raise ApiError(400, "send the move as notation text: {\"move\": \"d2\", \"ply\": 0}")
+            raise ApiError(400, 'send the move as notation text: {"move": "d2", "ply": 0}')
         if ply is not None and (isinstance(ply, bool) or not isinstance(ply, int)):
             raise ApiError(400, "ply must be a whole number (the number of moves played so far)")
         session.require_active()
         if self._check_time(session):
             raise ApiError(409, f"the game is over ({session.result.reason})")
         if ply is not None and ply != session.state.ply:
-            raise ApiError(409, f"stale move: it was sent for ply {ply} but the game is at ply {session.state.ply}")
+            raise ApiError(
+                409, f"stale move: it was sent for ply {ply} but the game is at ply {session.state.ply}"
+            )
         if session.state.to_move != seat:
             raise ApiError(403, f"it is not your turn: {session.name(session.state.to_move)} is to move")
         self._play(session, seat, text)
@@ -288,8 +309,9 @@ class Manager:
     def _persist(self, session: Session, first: int, played: list[StoredMove]) -> None:
         if session.state.outcome is not None and session.result is None:
             session.finish(session.state.outcome)
-        self.storage.append_moves(session.id, first, played, status=session.status,
-                                  result=_result(session), clock=_clock(session))
+        self.storage.append_moves(
+            session.id, first, played, status=session.status, result=_result(session), clock=_clock(session)
+        )
         session.stored.moves.extend(played)
         session.epoch += 1
 
@@ -309,8 +331,13 @@ class Manager:
                 session.clock.start(None, now)
                 persist = True
         if persist:
-            self.storage.update_game(session.id, status=session.status, seats=session.seats,
-                                     result=_result(session), clock=_clock(session))
+            self.storage.update_game(
+                session.id,
+                status=session.status,
+                seats=session.seats,
+                result=_result(session),
+                clock=_clock(session),
+            )
         self._schedule_timer(session, now)
         self._schedule_bot(session)
         self._spawn(self.broadcast(session))

@@ -8,6 +8,7 @@ import random
 import secrets
 import time
 from dataclasses import dataclass, field
+from datetime import UTC
 from typing import Any
 
 from .. import agents as _agents
@@ -34,7 +35,7 @@ def bot_limits(limits: Any) -> dict:
     if limits is None:
         return {}
     if not isinstance(limits, dict):
-        raise ApiError(400, "bot limits must be an object such as {\"time\": 1.0}")
+        raise ApiError(400, 'bot limits must be an object such as {"time": 1.0}')
     out = {}
     for name, value in limits.items():
         if name not in LIMIT_NAMES:
@@ -191,9 +192,16 @@ class Session:
     def summary(self) -> dict:
         """A short description for game lists."""
         return {
-            "id": self.id, "game": self.stored.game, "title": self.game.title, "players": self.stored.players,
-            "status": self.status, "ply": self.state.ply, "to_move": self._to_move(),
-            "seats": self._seats(), "result": self._result(), "updated": self.stored.updated,
+            "id": self.id,
+            "game": self.stored.game,
+            "title": self.game.title,
+            "players": self.stored.players,
+            "status": self.status,
+            "ply": self.state.ply,
+            "to_move": self._to_move(),
+            "seats": self._seats(),
+            "result": self._result(),
+            "updated": self.stored.updated,
         }
 
     def describe(self, viewer: int | None = None, now: float | None = None) -> dict:
@@ -213,21 +221,35 @@ class Session:
         _, svg, text, legal = cached
         return {
             "type": "state",
-            "id": self.id, "game": self.stored.game, "title": self.game.title, "family": self.game.family,
-            "options": self.stored.options, "players": self.stored.players, "status": self.status,
-            "public": self.stored.public, "seats": self._seats(), "ply": state.ply, "to_move": self._to_move(),
-            "moves": [{"text": m.text, "player": p} for m, p in zip(state.history, self._movers(), strict=True)],
-            "svg": svg, "text": text, "legal": legal, "result": self._result(),
+            "id": self.id,
+            "game": self.stored.game,
+            "title": self.game.title,
+            "family": self.game.family,
+            "options": self.stored.options,
+            "players": self.stored.players,
+            "status": self.status,
+            "public": self.stored.public,
+            "seats": self._seats(),
+            "ply": state.ply,
+            "to_move": self._to_move(),
+            "moves": [
+                {"text": m.text, "player": p} for m, p in zip(state.history, self._movers(), strict=True)
+            ],
+            "svg": svg,
+            "text": text,
+            "legal": legal,
+            "result": self._result(),
             "clock": self.clock.snapshot(now) if self.clock else None,
             "offers": {"draw": sorted(self.offers["draw"]), "undo": sorted(self.offers["undo"])},
-            "realtime": self.realtime_tick, "bot_thinking": self.bot_thinking,
+            "realtime": self.realtime_tick,
+            "bot_thinking": self.bot_thinking,
         }
 
     def record(self) -> Record:
-        from datetime import datetime, timezone
+        from datetime import datetime
 
         def iso(t: float) -> str:
-            return datetime.fromtimestamp(t, timezone.utc).replace(microsecond=0).isoformat()
+            return datetime.fromtimestamp(t, UTC).replace(microsecond=0).isoformat()
 
         rec = Record.from_state(self.state, names=[self.name(i) for i in range(self.stored.players)])
         rec.result = self.result
@@ -248,9 +270,17 @@ class Session:
     def _seats(self) -> list[dict]:
         out = []
         for i, s in enumerate(self.seats):
-            out.append({"seat": i, "kind": s["kind"], "name": self.name(i), "agent": s.get("agent"),
-                        "limits": s.get("limits"), "joined": bool(s.get("joined")),
-                        "online": self.online.get(i, 0) > 0 or s["kind"] == "bot"})
+            out.append(
+                {
+                    "seat": i,
+                    "kind": s["kind"],
+                    "name": self.name(i),
+                    "agent": s.get("agent"),
+                    "limits": s.get("limits"),
+                    "joined": bool(s.get("joined")),
+                    "online": self.online.get(i, 0) > 0 or s["kind"] == "bot",
+                }
+            )
         return out
 
     def _result(self) -> dict | None:

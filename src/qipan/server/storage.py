@@ -82,7 +82,7 @@ def normalise_url(url: str) -> str:
     """Accept ``postgresql://`` and ``postgres://`` for psycopg 3; a bare path means SQLite."""
     for prefix in ("postgresql://", "postgres://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     if "://" not in url:
         return f"sqlite:///{Path(url).expanduser().resolve()}"
     return url
@@ -124,9 +124,18 @@ class Storage:
         with self.engine.begin() as conn:
             conn.execute(
                 games_table.insert().values(
-                    id=game.id, game=game.game, options=game.options, players=game.players,
-                    seed=game.seed, status=game.status, public=game.public, seats=game.seats,
-                    clock=game.clock, result=game.result, created=now, updated=now,
+                    id=game.id,
+                    game=game.game,
+                    options=game.options,
+                    players=game.players,
+                    seed=game.seed,
+                    status=game.status,
+                    public=game.public,
+                    seats=game.seats,
+                    clock=game.clock,
+                    result=game.result,
+                    created=now,
+                    updated=now,
                 )
             )
 
@@ -150,7 +159,9 @@ class Storage:
         game.moves = [StoredMove(m.ply, m.text, m.player, m.spent) for m in moves]
         return game
 
-    def list_games(self, status: str | None = None, limit: int = 50, public_only: bool = False) -> list[StoredGame]:
+    def list_games(
+        self, status: str | None = None, limit: int = 50, public_only: bool = False
+    ) -> list[StoredGame]:
         """Games (without their moves), most recently updated first."""
         query = games_table.select().order_by(games_table.c.updated.desc()).limit(limit)
         if status is not None:
@@ -175,7 +186,9 @@ class Storage:
         try:
             with self.engine.begin() as conn:
                 stored = conn.execute(
-                    sa.select(sa.func.count()).select_from(moves_table).where(moves_table.c.game_id == game_id)
+                    sa.select(sa.func.count())
+                    .select_from(moves_table)
+                    .where(moves_table.c.game_id == game_id)
                 ).scalar_one()
                 if stored != first_ply:
                     raise StaleMove(f"ply {first_ply} is stale: the game has {stored} moves")
@@ -183,8 +196,14 @@ class Storage:
                     conn.execute(
                         moves_table.insert(),
                         [
-                            {"game_id": game_id, "ply": first_ply + i, "text": m.text, "player": m.player,
-                             "spent": m.spent, "at": now}
+                            {
+                                "game_id": game_id,
+                                "ply": first_ply + i,
+                                "text": m.text,
+                                "player": m.player,
+                                "spent": m.spent,
+                                "at": now,
+                            }
                             for i, m in enumerate(moves)
                         ],
                     )
@@ -197,15 +216,26 @@ class Storage:
         """Delete every move from ply ``keep`` on (an agreed undo), with the game row update."""
         game_fields["updated"] = time.time()
         with self.engine.begin() as conn:
-            conn.execute(moves_table.delete().where(moves_table.c.game_id == game_id, moves_table.c.ply >= keep))
+            conn.execute(
+                moves_table.delete().where(moves_table.c.game_id == game_id, moves_table.c.ply >= keep)
+            )
             conn.execute(games_table.update().where(games_table.c.id == game_id).values(**game_fields))
 
 
 def _game_from_row(row: Any) -> StoredGame:
     return StoredGame(
-        id=row["id"], game=row["game"], options=dict(row["options"] or {}), players=row["players"],
-        seed=row["seed"], status=row["status"], public=bool(row["public"]), seats=list(row["seats"]),
-        clock=row["clock"], result=row["result"], created=row["created"], updated=row["updated"],
+        id=row["id"],
+        game=row["game"],
+        options=dict(row["options"] or {}),
+        players=row["players"],
+        seed=row["seed"],
+        status=row["status"],
+        public=bool(row["public"]),
+        seats=list(row["seats"]),
+        clock=row["clock"],
+        result=row["result"],
+        created=row["created"],
+        updated=row["updated"],
     )
 
 
