@@ -91,10 +91,13 @@ class Tables:
         self._moves: dict[tuple[int, int, int], Move] = {}
         self.nchunks = (n + 7) // 8
         # Moves without removal, by 8-bit chunk of the target mask.
-        self.place_chunks = [[self._chunk_moves(-1, k, byte) for byte in range(256)]
-                             for k in range(self.nchunks)]
-        self._fly: dict[int, tuple[Move, ...]] = {}
-        self.capture_cache: dict[tuple[int, int, int], tuple[Move, ...]] = {}
+        self.place_chunks = self._chunk_table(-1)
+        # fly_tab[f][k][byte]: the moves from f to the points of chunk k in byte.
+        self.fly_tab = [self._chunk_table(f) for f in range(n)]
+        self._captures: dict[int, tuple[Move, ...]] = {}
+        # The point indices in each 8-bit chunk value (iterating a mask without bit tricks).
+        self.points_in = [[tuple(8 * k + j for j in range(8) if byte >> j & 1 and 8 * k + j < n)
+                           for byte in range(256)] for k in range(3)]
         self.slide_tab = []
         for f in range(n):
             table = {}
@@ -120,27 +123,33 @@ class Tables:
         # Union of the neighbours of a set of points, by 8-bit chunk.
         self.nbr_chunks = [[self._nbr_union(k, byte) for byte in range(256)] for k in range(3)]
 
-    def _chunk_moves(self, f: int, k: int, byte: int) -> tuple[Move, ...]:
-        return tuple(self.move(f, 8 * k + j, 0) for j in range(8)
-                     if byte >> j & 1 and 8 * k + j < self.n and 8 * k + j != f)
+    def _chunk_table(self, f: int) -> list[list[tuple[Move, ...]]]:
+        """For each 8-bit chunk k and byte, the moves from ``f`` (-1: placements) to its points.
+        Built lowest bit first: table[byte] = (move to the lowest point,) + table[rest]."""
+        out = []
+        for k in range(3):
+            table: list[tuple[Move, ...]] = [()] * 256
+            for byte in range(1, 256):
+                low = byte & -byte
+                to = 8 * k + low.bit_length() - 1
+                first = (self.move(f, to, 0),) if to < self.n and to != f else ()
+                table[byte] = first + table[byte ^ low]
+            out.append(table)
+        return out
 
-    def fly_moves(self, f: int, targets: int) -> list[Move]:
-        """The moves (without removal) from ``f`` to every point of ``targets``, looked up by
-        8-bit chunks (filled in on first use)."""
+    def capture_moves(self, f: int, to: int, victims: int) -> list[Move]:
+        """The moves from ``f`` to ``to`` removing any one stone of ``victims`` (by chunks)."""
         out: list[Move] = []
-        cache = self._fly
-        base = f << 8
-        k = 0
-        while targets:
-            byte = targets & 255
+        cache = self._captures
+        base = ((f + 1) << 5 | to) << 10
+        for k in (0, 1, 2):
+            byte = victims >> 8 * k & 255
             if byte:
-                key = (base | k) << 8 | byte
+                key = base | k << 8 | byte
                 moves = cache.get(key)
                 if moves is None:
-                    moves = cache[key] = self._chunk_moves(f, k, byte)
+                    moves = cache[key] = tuple(self.move(f, to, 1 << v) for v in self.points_in[k][byte])
                 out.extend(moves)
-            targets >>= 8
-            k += 1
         return out
 
     def _nbr_union(self, k: int, byte: int) -> int:

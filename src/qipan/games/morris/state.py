@@ -85,42 +85,77 @@ class MorrisState(State):
             return [t.move(-1, -1, 1 << v) for v in bits(self.removable(opp))]
         hot = self._hot(own, opp, empty)
         moves: list[Move] = []
+        extend = moves.extend
         landings = []  # (from, to) pairs that may remove a stone
+        points_in = t.points_in
         if self.hand[c]:
             plain = empty & ~hot
-            for chunk in t.place_chunks:
-                moves.extend(chunk[plain & 255])
-                plain >>= 8
+            pc = t.place_chunks
+            extend(pc[0][plain & 255])
+            extend(pc[1][plain >> 8 & 255])
+            extend(pc[2][plain >> 16 & 255])
             h = empty & hot
-            while h:
-                low = h & -h
-                landings.append((-1, low.bit_length() - 1))
-                h ^= low
+            if h:
+                for k in (0, 1, 2):
+                    for to in points_in[k][h >> 8 * k & 255]:
+                        landings.append((-1, to))
         elif self.rules.placement_only:
             return moves
         else:
-            flies = self.flies(c)
-            fly = t.fly_moves
+            r = self.rules
+            flies = r.move_anywhere or (r.flying is not None and own.bit_count() <= r.flying)
             nbr, slide_tab = t.nbr, t.slide_tab
-            rest = own
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                f = low.bit_length() - 1
-                targets = empty if flies else nbr[f] & empty
-                if not targets:
-                    continue
-                plain = targets & ~hot
-                if plain:
-                    moves.extend(fly(f, plain) if flies else slide_tab[f][plain])
-                h = targets & hot
-                while h:
-                    low = h & -h
-                    landings.append((f, low.bit_length() - 1))
-                    h ^= low
+            if flies:
+                plain = empty & ~hot
+                b0, b1, b2 = plain & 255, plain >> 8 & 255, plain >> 16 & 255
+                h = empty & hot
+                fly_tab = t.fly_tab
+            for k in (0, 1, 2):
+                for f in points_in[k][own >> 8 * k & 255]:
+                    if flies:
+                        ft = fly_tab[f]
+                        extend(ft[0][b0])
+                        extend(ft[1][b1])
+                        extend(ft[2][b2])
+                        if h:
+                            for j in (0, 1, 2):
+                                for to in points_in[j][h >> 8 * j & 255]:
+                                    landings.append((f, to))
+                        continue
+                    targets = nbr[f] & empty
+                    if not targets:
+                        continue
+                    h = targets & hot
+                    if h:
+                        targets ^= h
+                        while h:
+                            low = h & -h
+                            landings.append((f, low.bit_length() - 1))
+                            h ^= low
+                    if targets:
+                        extend(slide_tab[f][targets])
         if landings:
-            for f, to in landings:
-                moves.extend(self._landing_moves(c, f, to, own, opp))
+            r = self.rules
+            if r.captures == "mill" and r.take_per_mill == 1:
+                # The common case: one removal from the removable stones, moves cached by chunks.
+                pairs, removable = t.pairs, None
+                for f, to in landings:
+                    own2 = (own ^ 1 << f if f >= 0 else own) | 1 << to
+                    for pm in pairs[to]:
+                        if own2 & pm == pm:
+                            break
+                    else:
+                        moves.append(t.move(f, to, 0))
+                        continue
+                    if removable is None:
+                        removable = self.removable(opp)
+                    if removable:
+                        extend(t.capture_moves(f, to, removable))
+                    else:
+                        moves.append(t.move(f, to, 0))
+            else:
+                for f, to in landings:
+                    extend(self._landing_moves(f, to, own, opp))
         return moves
 
     def _hot(self, own: int, opp: int, empty: int) -> int:
@@ -142,28 +177,12 @@ class MorrisState(State):
             hot &= empty
         return hot
 
-    def _landing_moves(self, c: int, f: int, to: int, own: int, opp: int) -> tuple[Move, ...]:
+    def _landing_moves(self, f: int, to: int, own: int, opp: int) -> list[Move]:
         t = self.t
-        r = self.rules
-        if r.captures == "mill" and r.take_per_mill == 1:
-            # The common case, cached by (from, to, removable stones).
-            own2 = (own & ~(1 << f) if f >= 0 else own) | 1 << to
-            for pm in t.pairs[to]:
-                if own2 & pm == pm:
-                    break
-            else:
-                return (t.move(f, to, 0),)
-            removable = self.removable(opp)
-            key = (f, to, removable)
-            cached = t.capture_cache.get(key)
-            if cached is None:
-                mk = t.move
-                cached = t.capture_cache[key] = tuple(mk(f, to, 1 << v) for v in bits(removable)) or (mk(f, to, 0),)
-            return cached
         options = self.capture_options(f, to, own, opp)
         if not options:
-            return (t.move(f, to, 0),)
-        return tuple(t.move(f, to, r) for r in options)
+            return [t.move(f, to, 0)]
+        return [t.move(f, to, r) for r in options]
 
     def capture_options(self, f: int, to: int, own: int, opp: int) -> list[int]:
         """Every removal set (mask) the mover may choose after landing on ``to`` (from ``f``,
