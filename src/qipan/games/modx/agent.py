@@ -22,10 +22,11 @@ WIN = 1000.0
 class ModXAgent(Agent):
     name = "modx"
 
-    def __init__(self, time=None, iterations=None, depth=None, seed=None, width: int = 24, replies: int = 6):
+    def __init__(self, time=None, iterations=None, depth=None, seed=None, width=None, replies: int = 8):
         super().__init__(time=time, iterations=iterations, depth=depth, seed=seed)
-        #: Candidate placements searched at most (``iterations`` overrides), and answers per candidate.
-        self.width = iterations or width
+        #: Candidate placements searched at most (``iterations`` overrides; with only a time
+        #: limit every candidate may be searched), and answers tried per candidate.
+        self.width = iterations or width or (64 if time is not None else 24)
         self.replies = replies
         self.plies = 2 if depth is None else min(depth, 2)
         self.searched = 0

@@ -41,8 +41,26 @@ def _tops(state: ModXState, q: int) -> tuple[int, int, int]:
     return any_top, any_top & ~friendly, friendly
 
 
-def potential(state: ModXState, q: int) -> float:
-    """The open-pattern potential of player ``q`` (their colour only)."""
+def turns_left(state: ModXState) -> list[int]:
+    """How many more turns each player gets before someone runs out of X pieces, if nobody
+    scores from now on (scoring returns X pieces and only makes the game longer)."""
+    n = state.num_players
+    t = state.to_move
+    order = [(t + i) % n for i in range(n)]
+    # The game ends after the turn at which a player places their last X piece.
+    end = min((state.supply_x[p] - 1) * n + i for i, p in enumerate(order))
+    end = min(end, min(state.supply_m) * n * 4)  # markers run out much later; a loose bound
+    out = [0] * n
+    for i, p in enumerate(order):
+        out[p] = (end - i) // n + 1 if i <= end else 0
+    return out
+
+
+def potential(state: ModXState, q: int, turns: int = 99) -> float:
+    """The open-pattern potential of player ``q`` (their colour only), who has ``turns``
+    turns left: none means no potential, one means only what they can cash at once."""
+    if turns <= 0:
+        return 0.0
     xs = state.xs
     jokers = state.jokers
     own = xs[q]
@@ -52,24 +70,31 @@ def potential(state: ModXState, q: int) -> float:
         all_x |= x
     block = all_x & ~own
     any_top, hostile, friendly = _tops(state, q)
+    long_term = turns > 1
     pot = 0.0
     near: dict[int, int] = {}
     for pat in PATTERNS:
         if pat & block:
             continue
         have = (pat & cover).bit_count()
-        if have < 2:
-            pot += 0.02 * have
-        elif have < 4:
-            sq = pat & ~jokers
-            pot += WEIGHT[have] * ((sq & ~any_top).bit_count() + 2 * (sq & hostile).bit_count() + 1)
+        if have < 4:
+            if long_term:
+                if have < 2:
+                    pot += 0.02 * have
+                else:
+                    sq = pat & ~jokers
+                    pot += WEIGHT[have] * ((sq & ~any_top).bit_count() + 2 * (sq & hostile).bit_count() + 1)
         else:
             missing = pat & ~cover
             near[missing] = near.get(missing, 0) | pat
     if near:
-        values = sorted(
-            (_value(m & ~jokers, any_top, hostile, friendly) for m in near.values()), reverse=True
-        )
+        # Best threat first; each further one counts only its squares not already counted
+        # (overlapping threats share X pieces, and cashing one removes them).
+        unions = sorted(near.values(), key=lambda m: -_value(m & ~jokers, any_top, hostile, friendly))
+        values, counted = [], 0
+        for union in unions:
+            values.append(_value(union & ~jokers & ~counted, any_top, hostile, friendly))
+            counted |= union
         if 0 in near:  # already complete (made by another player's relocation): it scores next turn
             pot += _value(near[0] & ~jokers, any_top, hostile, friendly)
         elif state.to_move == q:
@@ -82,9 +107,10 @@ def potential(state: ModXState, q: int) -> float:
 def side_totals(state: ModXState) -> dict[tuple[int, ...], float]:
     """Points plus potential for each side (a player, or a team of two)."""
     totals: dict[tuple[int, ...], float] = {}
+    turns = turns_left(state)
     for q in range(state.num_players):
         side = tuple(sorted(state.friends(q)))
-        totals[side] = totals.get(side, 0.0) + state.points[q] + potential(state, q)
+        totals[side] = totals.get(side, 0.0) + state.points[q] + potential(state, q, turns[q])
     return totals
 
 

@@ -1,0 +1,98 @@
+"""Strength of the ``modx`` agent against the generic ``mcts`` agent at equal time per move.
+
+Two parts, both with the seats rotated game by game (``run_match``):
+  * 2 players: modx against one mcts (target: >= 80 % of the points);
+  * 4 players (free for all): modx against three mcts (its fair share is 25 % of the wins).
+
+Bounded: a fixed number of games, each agent limited in time per move; progress is printed
+after every game, and the mean time per move of each agent is printed to show the budget
+was equal.
+
+    .venv/bin/python benchmarks/modx_vs_mcts.py --games 100 --games4 40 --time 0.1
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import qipan
+from qipan.agents import load
+from qipan.agents.arena import run_match
+
+
+class Timed:
+    """Wraps an agent and counts the time it spends choosing moves."""
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.seconds = 0.0
+        self.moves = 0
+
+    def choose(self, state):
+        start = time.perf_counter()
+        move = self.agent.choose(state)
+        self.seconds += time.perf_counter() - start
+        self.moves += 1
+        return move
+
+    def per_move(self) -> float:
+        return self.seconds / self.moves if self.moves else 0.0
+
+
+def match(game_id: str, players: int, games: int, seconds: float, seed: int) -> None:
+    game = qipan.load(game_id)
+    agents = [Timed(load("modx", time=seconds, seed=seed))]
+    agents += [Timed(load("mcts", time=seconds, seed=seed + 1 + i)) for i in range(players - 1)]
+    print(
+        f"\n{game_id}, {players} players: modx vs {players - 1} x mcts, {seconds} s per move, {games} games"
+    )
+
+    def progress(done, result, state):
+        seat = [(done - 1 + i) % players for i in range(players)].index(0)
+        outcome = state.outcome
+        verdict = (
+            "unfinished"
+            if outcome is None
+            else (
+                "draw" if not outcome.winners else ("modx wins" if seat in outcome.winners else "modx loses")
+            )
+        )
+        scores = " ".join(f"{s:g}" for s in outcome.scores) if outcome else ""
+        print(
+            f"  game {done:3d}: modx in seat {seat + 1}, {verdict:10s} scores {scores:12s} "
+            f"({outcome.reason if outcome else ''}); modx wins {result.wins[0]}/{done}, "
+            f"points {result.points[0]:.1f}",
+            flush=True,
+        )
+
+    result = run_match(game, agents, games, seed=seed, players=players, progress=progress)
+    other_wins = sum(result.wins[1:])
+    print(
+        f"result {game_id}: modx won {result.wins[0]} of {result.games} games ({result.wins[0] / games:.0%}), "
+        f"mcts agents won {other_wins}, draws {result.draws}, unfinished {result.unfinished}"
+    )
+    print(f"  modx points share {result.rate(0):.1%} (draw = 1/2)")
+    print(
+        f"  fair share of wins {1 / players:.0%}; time per move: modx {agents[0].per_move() * 1000:.0f} ms, "
+        f"mcts {sum(a.per_move() for a in agents[1:]) / (players - 1) * 1000:.0f} ms; {result.seconds:.0f} s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=100, help="two-player games (0 to skip)")
+    parser.add_argument("--games4", type=int, default=40, help="four-player games (0 to skip)")
+    parser.add_argument("--time", type=float, default=0.1, help="seconds per move for every agent")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if args.games:
+        match("modx", 2, args.games, args.time, args.seed)
+    if args.games4:
+        match("modx-4", 4, args.games4, args.time, args.seed)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+"""The modx agent and the game's evaluate / order_moves knowledge."""
+
+from __future__ import annotations
+
+import pytest
+
+import qipan
+from qipan.agents import agent_specs, load
+from qipan.agents.arena import play_game
+from qipan.games.modx.board import NAMES
+from qipan.games.modx.evaluation import turns_left
+
+FILES = "ABCDEFGH"
+
+
+def make(cells: dict[str, str], turn="R", phase="play", players=2, game="modx"):
+    grid = dict.fromkeys(NAMES, ".")
+    grid.update(cells)
+    rows = [" ".join(grid[f"{f}{r}"] for f in FILES) for r in range(8, 0, -1)]
+    return qipan.load(game).position("\n".join([f"{players} {turn} {phase}", *rows]))
+
+
+def agent(**limits):
+    return load("modx", seed=1, **({"iterations": 16} | limits))
+
+
+def test_agent_is_registered_for_the_modx_family():
+    spec = next(a for a in agent_specs() if a.name == "modx")
+    assert spec.families == ("modx",)
+
+
+def test_agent_takes_the_winning_pattern():
+    board = {n: "r" for n in ("A8", "B8", "C8", "D8", "E8", "F8", "G8", "H8", "A7", "B7", "C7", "D7", "E7")}
+    board.update({"C4": "R", "E4": "R", "D3": "R", "D5": "R", "H1": "J", "A1": "J"})
+    state = make(board)
+    assert agent().choose(state).text == "D4 {D3 C4 D4 E4 D5}"
+
+
+def test_agent_blocks_the_opponents_plus():
+    board = {"C4": "B", "E4": "B", "D3": "B", "D5": "B", "H1": "J", "A1": "J", "G7": "R"}
+    state = make(board)
+    assert agent().choose(state).text == "D4"
+
+
+def test_agent_covers_markers_rather_than_scoring_empty_squares():
+    # Two red threats: G1-G5 on empty squares, or B-file line on five Black markers (worth a swing).
+    board = {n: "bR" for n in ("B1", "B2", "B3", "B4")}
+    board.update({"B5": "b", "G1": "R", "G2": "R", "G3": "R", "G4": "R", "H8": "J", "A8": "J"})
+    state = make(board)
+    ordered = [m.text for m in state.game.order_moves(state, state.legal_moves())]
+    assert ordered[0].startswith("B5 {") and ordered[1].startswith("G5 {")
+    assert not agent().choose(state).text.startswith("G5")
+
+
+def test_relocation_does_not_hand_points_to_the_next_player():
+    board = {"A6": "B", "B6": "B", "C6": "B", "D6": "B", "H1": "J", "A1": "J"}
+    state = make(board, phase="relocate 1")
+    for a in (agent(), agent(time=0.05)):
+        move = a.choose(state)
+        assert move.text != "J>E6"
+        state.play(move)
+        assert state.complete_patterns(1) == 0
+        state.undo()
+
+
+def test_relocation_takes_an_all_joker_win():
+    state = make({"B2": "J", "C3": "J", "D4": "J", "E5": "J"}, phase="relocate 1")
+    move = agent().choose(state)
+    assert move.text in ("J>A1", "J>F6")
+
+
+@pytest.mark.parametrize("game_id", ["modx", "modx-3", "modx-4", "modx-teams"])
+def test_agent_plays_whole_games(game_id):
+    game = qipan.load(game_id)
+    players = game.players[0]
+    agents = [load("modx", iterations=3, replies=2, seed=i) for i in range(players)]
+    state = play_game(game, agents, seed=3)
+    assert state.outcome is not None
+
+
+def test_agent_is_reproducible_with_a_seed():
+    game = qipan.load("modx")
+    a = play_game(game, [load("modx", iterations=3, seed=5), load("random", seed=6)], seed=2)
+    b = play_game(game, [load("modx", iterations=3, seed=5), load("random", seed=6)], seed=2)
+    assert [m.text for m in a.history] == [m.text for m in b.history]
+
+
+def test_evaluate_is_bounded_and_sees_threats():
+    game = qipan.load("modx")
+    threat = make({"C4": "R", "E4": "R", "D3": "R", "D5": "R", "H1": "J", "A1": "J"})
+    assert 0 < game.evaluate(threat, 0) <= 1
+    assert -1 <= game.evaluate(threat, 1) < 0
+    ahead = make({"A1": "r", "B1": "r", "C1": "r", "H8": "J"}, turn="B")
+    assert game.evaluate(ahead, 0) > 0 > game.evaluate(ahead, 1)
+
+
+def test_order_moves_puts_scoring_and_blocking_first():
+    game = qipan.load("modx")
+    state = make({"C4": "R", "E4": "R", "D3": "R", "A5": "B", "A6": "B", "A7": "B", "A8": "B", "H1": "J"})
+    ordered = game.order_moves(state, state.legal_moves())
+    assert ordered[0].text == "A4"  # Black's line A4-A8 threatens
+    scoring = make({"C4": "R", "E4": "R", "D3": "R", "D5": "R", "H1": "J"})
+    assert game.order_moves(scoring, scoring.legal_moves())[0].text.startswith("D4 {")
+
+
+def test_turns_left_counts_down_to_exhaustion():
+    state = make({"H8": "J"}, turn="B")
+    assert turns_left(state) == [13, 14]
+    state.supply_x = [1, 3]
+    assert turns_left(state) == [1, 1]
+    state.supply_x = [3, 1]
+    assert turns_left(state) == [0, 1]
