@@ -384,3 +384,28 @@ def test_undo_restores_a_scoring_turn_exactly():
     state.undo()
     assert snapshot(state) == before
     assert state.points == [0, 1] and state.supply_x[0] == 11 and state.supply_m == [18, 17]
+
+
+def test_a_joker_with_no_legal_square_leaves_play():
+    # 4 players, every X piece on the board; Red must relocate 2 jokers and only C6 and F3 are
+    # open. A joker on either makes the other complete a Red pattern, so the second joker leaves play.
+    rows = [
+        "B J B O O O B Y",
+        "O O B B B O Y R",
+        "R J . R O R Y Y",
+        "R B O R J O Y B",
+        "J Y B O R O Y Y",
+        "B O J R Y . O R",
+        "B R O R B Y R Y",
+        "B R J Y R Y B Y",
+    ]
+    state = qipan.load("modx-4").position("\n".join(["4 R relocate 2", *rows]))
+    assert sorted(state.legal_move_texts()) == ["J>C6", "J>F3"]
+    state.play("J>F3")
+    assert state.pending == 0 and state.phase == "play"
+    assert state.jokers.bit_count() == 7
+    assert "J>C6" not in state.legal_move_texts()
+    # every supply is empty, so the turn's end is also the game's end
+    assert state.outcome is not None and "X pieces" in state.outcome.reason
+    state.undo()
+    assert state.pending == 2 and state.jokers.bit_count() == 6
