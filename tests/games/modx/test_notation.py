@@ -194,3 +194,71 @@ def test_svg_has_every_square_pieces_jokers_and_covered_markers():
     assert svg.count('class="xpiece"') == 2
     assert svg.count('class="marker"') == 2  # the top markers of D3 and A1
     assert svg.count('class="covered-marker"') == 2  # r and b under A1's top r
+
+
+# -- one line per turn (rules §3.9) ----------------------------------------------------------
+
+
+def _scored_game():
+    state = qipan.load("modx").new()
+    state.play_many(["J@C3", "J@A8", "J@H8", "J@H1", "J@F7"])
+    state.play_many(["H4", "A1", "H5", "B2", "H6", "D4", "G2", "E5 {A1 B2 C3 D4 E5}", "J>C3", "G3"])
+    return state
+
+
+def test_turn_lines_format_round_trips():
+    from qipan.games.modx.gametext import FORMAT, turn_lines
+    from qipan.records import read_records_text
+
+    state = _scored_game()
+    lines = turn_lines([m.text for m in state.history], 2)
+    assert lines[0] == "R J@C3 A8 H8 H1 F7"
+    assert lines[1] == "B H4" and lines[2] == "R A1"
+    assert lines[8] == "R E5 {A1 B2 C3 D4 E5} J>C3"
+    assert lines[9] == "B G3"
+    text = FORMAT.write([Record.from_state(state, names=["ann", "bob"])])
+    assert "\nR J@C3 A8 H8 H1 F7\n" in text
+    assert FORMAT.sniff(text) and not FORMAT.sniff(Record.from_state(state).to_pgn())
+    (record,) = read_records_text(text)
+    assert record.moves == [m.text for m in state.history] and record.names == ["ann", "bob"]
+    assert record.replay().key() == state.key()
+
+
+def test_turn_lines_for_four_players_and_a_finished_game():
+    from qipan.games.modx.gametext import FORMAT
+
+    state = qipan.load("modx-4", random_jokers=True).new(seed=2)
+    rng = random.Random(2)
+    while state.outcome is None:
+        state.play(rng.choice(state.legal_moves()))
+    text = FORMAT.write([Record.from_state(state)])
+    assert text.splitlines()[-1] == state.outcome.result_text()
+    (record,) = FORMAT.read(text)
+    replayed = record.replay()
+    assert replayed.key() == state.key() and replayed.outcome.winners == state.outcome.winners
+
+
+@pytest.mark.parametrize(
+    "body, why",
+    [
+        ("R J@C3 A8 H8 H1 F7\nR H4", "B's turn"),
+        ("B J@C3 A8 H8 H1 F7", "places the setup jokers"),
+        ("R J@C3 A8 H8 H1 F7\nB H4 ???", "no MOD X move"),
+        ("R J@C3 A8 H8 H1 F7\nB J>C4", "starts with an X placement"),
+        ("R J@C3 A8 H8 H1 F7\nhello", "is not"),
+    ],
+)
+def test_malformed_turn_lines_are_rejected(body, why):
+    from qipan.games.modx.gametext import FORMAT
+
+    with pytest.raises(qipan.RecordError, match=why):
+        FORMAT.read('[Game "modx"]\n[Players "2"]\n\n' + body + "\n")
+
+
+def test_illegal_turn_lines_are_rejected_on_replay_with_the_ply():
+    from qipan.games.modx.gametext import FORMAT
+
+    (record,) = FORMAT.read('[Game "modx"]\n[Players "2"]\n\nR J@C3 D4 A8 H1 H8\n')
+    with pytest.raises(qipan.RecordError) as err:
+        record.replay()
+    assert err.value.ply == 2

@@ -1,11 +1,13 @@
 """MOD X (十字連環棋): 2–4 players or 2v2 teams; X, plus and line patterns with jokers.
 
 Registers ``modx`` (2, 3 or 4 players; 2 by default), the presets ``modx-3``, ``modx-4``
-and ``modx-teams``, and the ``modx`` agent."""
+and ``modx-teams``, the ``modx`` agent and the ``modx-turns`` record format (one line per turn)."""
 
 from ...agents.base import AgentSpec, register_agent
+from ...core.formats import register_format
 from ...core.registry import GameSpec, Option, register
 from .agent import ModXAgent
+from .gametext import FORMAT
 from .rules import ModXGame, ModXState
 
 OPTIONS = (
@@ -37,6 +39,8 @@ register(
     MODX.preset("modx-4", "MOD X, 4 players", players=(4,)),
     MODX.preset("modx-teams", "MOD X, 2 teams of 2", players=(4,), teams=True),
 )
+
+register_format(FORMAT)
 
 register_agent(
     AgentSpec(
