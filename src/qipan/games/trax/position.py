@@ -45,14 +45,14 @@ def _check(game: TraxGame, tiles: dict[int, int]) -> None:
             q = p + DELTA[d]
             if q in tiles and COLOUR[tiles[q]][d ^ 2] != COLOUR[t][d]:
                 raise NotationError("neighbouring tiles show different colours on a shared edge")
+    if len(tiles) > 1 and not _connected(tiles):
+        raise NotationError("the tiles do not form one connected group")
     for q in board.frontier:
         white, red = board.neighbour_masks(q)
         if bin(white).count("1") >= 2 or bin(red).count("1") >= 2:
             raise NotationError("an empty cell has two same-coloured edges: it should have been forced")
     if tiles and game.limited and (board.width > LIMIT or board.height > LIMIT):
         raise NotationError(f"the tile area is {board.width}x{board.height}; 8x8 Trax allows at most 8x8")
-    if len(tiles) > 1 and not _connected(tiles):
-        raise NotationError("the tiles do not form one connected group")
 
 
 def _connected(tiles: dict[int, int]) -> bool:

@@ -60,7 +60,7 @@ def _track(tile: int, colour: int, x: float, y: float) -> str:
     stroke = f'stroke="{COLOURS[colour]}" stroke-width="{TRACK_WIDTH}" fill="none"'
     if (sides[1] - sides[0]) % 2 == 0:
         return f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" {stroke}/>'
-    return f'<path d="M{x1:g},{y1:g} A{h:g},{h:g} 0 0 {1 if sides == [0, 1] or sides == [2, 3] else 0} ' \
+    return f'<path d="M{x1:g},{y1:g} A{h:g},{h:g} 0 0 {1 if sides == [0, 3] else 0} ' \
            f'{x2:g},{y2:g}" {stroke}/>'
 
 

@@ -1,0 +1,131 @@
+"""The Trax agent: GnuTrax puzzles, immediate wins and defences through forced plays, the
+threat patterns, and the knowledge hooks for the generic alphabeta agent."""
+
+from __future__ import annotations
+
+import pytest
+from trax_helpers import DATA, play
+
+import qipan
+from qipan.agents import agent_specs
+from qipan.agents import load as load_agent
+from qipan.games.trax import TraxAgent, TraxGame
+from qipan.games.trax.agent import WIN
+from qipan.games.trax.threats import EDGE, L_SHAPE, LOOP, open_tracks, threat_counts
+from qipan.games.trax.trx import read_trx
+
+PUZZLES = read_trx((DATA / "trax_puzzles_gnutrax_easy.trx").read_text())
+
+
+def immediate_wins(state, player):
+    """Moves of the side to move after which ``player`` has won (brute force via play/undo)."""
+    wins = []
+    for move in state.legal_moves():
+        state.play(move)
+        if state.outcome is not None and state.outcome.winners == (player,):
+            wins.append(move.text)
+        state.undo()
+    return wins
+
+
+@pytest.mark.parametrize("variant", ["8x8", "unlimited"])
+@pytest.mark.parametrize("puzzle", PUZZLES, ids=lambda r: " ".join(r.moves))
+def test_agent_solves_every_gnutrax_puzzle(puzzle, variant):
+    state = play(puzzle.moves, variant=variant)
+    key = state.key()
+    move = TraxAgent(depth=3, seed=7).choose(state)
+    assert move.text in puzzle.tags["solutions"].split()
+    assert state.key() == key  # the search leaves the state as it was
+
+
+def test_l_puzzle_is_a_proven_win_in_two_moves():
+    # "white L": A1\\ wins whatever Red replies; depth 3 proves it.
+    state = play(PUZZLES[3].moves)
+    assert immediate_wins(state, 0) == []
+    agent = TraxAgent(depth=3, seed=1)
+    assert agent.choose(state).text == "A1\\"
+    assert agent.last_search.scores[max(agent.last_search.scores, key=agent.last_search.scores.get)] >= WIN
+    state.play("A1\\")
+    for reply in state.legal_moves():
+        state.play(reply)
+        assert state.outcome is not None or immediate_wins(state, 0), reply
+        state.undo()
+
+
+def test_agent_blocks_a_loop_threat_of_the_opponent():
+    # Red to move; White threatens A0/ and B0\\ (one loop, two ways to close it).
+    state = TraxGame().position("LJ R")
+    assert set(immediate_wins(state, 0)) == {"A0/", "B0\\"}  # closing White's loop hands White the game
+    assert {"A0/", "B0\\"} <= set(immediate_wins(TraxGame().position("LJ W"), 0))
+    move = TraxAgent(depth=2, seed=3).choose(state)
+    state.play(move)
+    assert state.outcome is None or state.outcome.winners == (1,)
+    assert immediate_wins(state, 0) == [], f"{move} leaves White a win"
+
+
+def test_agent_never_completes_only_the_opponents_loop():
+    state = play("@0/ A2\\")  # White to move: B1\\ would make a red loop (T05)
+    for seed in range(5):
+        move = TraxAgent(depth=2, seed=seed).choose(state)
+        state.play(move)
+        assert state.outcome is None or state.outcome.winners == (0,)
+        state.undo()
+
+
+def test_threat_patterns():
+    tracks = open_tracks(play("@0/ @1\\").board)
+    white_loop = [t for t in tracks if t.colour == 0]
+    assert [t.threat() for t in white_loop] == [LOOP] and white_loop[0].loop_gap == 1
+    assert sorted(t.threat() for t in tracks if t.colour == 1) == [L_SHAPE, L_SHAPE]
+    row = play("@0+ @1+ @1+ @1+ E1+ @1+ G1+")  # red W-E across a 7-wide area
+    edge = [t for t in open_tracks(row.board) if t.colour == 1]
+    assert len(edge) == 1 and edge[0].threat() == EDGE and edge[0].line_gap == 1
+    assert threat_counts(open_tracks(row.board)) == {0: 0, 1: 1}
+    # In Loop Trax the same track is no threat.
+    assert open_tracks(play("@0+ @1+ @1+ @1+ E1+ @1+ G1+", variant="loop").board, lines=False)[0].line_gap == 99
+    # A line that needs two more tiles is not yet a threat.
+    short = play("@0+ @1+ @1+ @1+ E1+ @1+")
+    assert [t.line_gap for t in open_tracks(short.board) if t.colour == 1] == [2]
+
+
+def test_evaluate_is_antisymmetric_and_sees_the_threat_of_the_side_to_move():
+    game = TraxGame()
+    white_to_move = game.position("LJ W")
+    red_to_move = game.position("LJ R")
+    for state in (white_to_move, red_to_move):
+        assert game.evaluate(state, 0) == pytest.approx(-game.evaluate(state, 1))
+    assert game.evaluate(white_to_move, 0) > 0.5  # White closes the loop next move
+    assert game.evaluate(red_to_move, 0) > game.evaluate(red_to_move, 1)
+
+
+def test_order_moves_puts_the_threatened_cells_first():
+    state = TraxGame().position("LJ R")
+    ordered = state.game.order_moves(state, state.legal_moves())
+    assert sorted(m.text for m in ordered) == sorted(state.legal_move_texts())
+    assert {m.path[0] for m in ordered[:3]} <= {"A0", "B0"}
+
+
+def test_agent_is_registered_for_the_trax_family_and_respects_limits():
+    spec = next(a for a in agent_specs() if a.name == "trax")
+    assert spec.families == ("trax",)
+    agent = load_agent("trax", iterations=200, seed=1)
+    state = qipan.load("trax-8x8").new()
+    state.play_many("@0+ @1+ @1+ @1/".split())
+    move = agent.choose(state)
+    assert move in state.legal_moves()
+    assert agent.last_search.nodes < 400  # stops soon after the node budget
+
+
+def test_agent_games_reach_an_end_in_every_variant():
+    for preset in ("trax", "trax-8x8", "trax-loop"):
+        state = qipan.load(preset).new()
+        agents = [TraxAgent(depth=1, seed=1), load_agent("random", seed=2)]
+        while state.outcome is None and state.ply < 300:
+            state.play(agents[state.to_move].choose(state))
+        assert state.outcome is not None, preset
+
+
+def test_generic_alphabeta_uses_the_trax_knowledge():
+    state = play("@0/ @1\\")
+    move = load_agent("alphabeta", depth=1, seed=1).choose(state)
+    assert move.text in ("A0/", "B0\\")
