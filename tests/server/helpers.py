@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
 import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
 
 
 def bearer(token: str) -> dict:
@@ -41,3 +48,50 @@ def wait_for(predicate, timeout: float = 10.0, step: float = 0.02):
         if time.monotonic() > deadline:
             raise AssertionError("condition not reached in time")
         time.sleep(step)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    """The real server (uvicorn) in a subprocess, with the toy games registered."""
+
+    def __init__(self, db_url: str, port: int | None = None):
+        self.db_url = db_url
+        self.port = port or free_port()
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        import httpx
+
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, str(HERE / "serve_toys.py"), str(self.port), self.db_url],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        for _ in range(300):
+            if self.proc.poll() is not None:
+                raise RuntimeError("server exited:\n" + self.proc.stdout.read().decode())
+            try:
+                if httpx.get(self.base + "/healthz", timeout=0.5).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        if self.proc and self.proc.stdout:
+            self.proc.stdout.close()

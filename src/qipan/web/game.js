@@ -95,10 +95,16 @@ function choose(target) {
 }
 
 function onBoardClick(event) {
-  const node = event.target.closest("[data-target]");
-  if (!node || !$("board").contains(node)) return;
-  const target = node.getAttribute("data-target");
-  if (picker.nextTargets().includes(target)) choose(target);
+  const next = picker.nextTargets();
+  // The clicked element, or (when a stone or label covers it) a highlighted target under the pointer.
+  const stack = [event.target, ...document.elementsFromPoint(event.clientX, event.clientY)];
+  for (const hit of stack) {
+    const node = hit.closest && hit.closest("[data-target]");
+    if (node && $("board").contains(node) && next.includes(node.getAttribute("data-target"))) {
+      choose(node.getAttribute("data-target"));
+      return;
+    }
+  }
 }
 
 // Arrow keys move a focus between the clickable targets (nearest in that direction);
@@ -236,6 +242,17 @@ async function act(kind, action) {
   } catch (err) { showError(err.message); }
 }
 
+async function onState(message) {
+  state = message;
+  // Several seats on one screen: a game that hides information shows each seat its own
+  // view, so fetch the view (and legal moves) of the seat to move when it is not ours.
+  const token = tokenToMove();
+  if (token && token !== seatInfo()?.token && state.status === "active" && state.legal.length === 0) {
+    try { state = await api("GET", `/api/games/${gameId}`, undefined, token); } catch (err) { showError(err.message); }
+  }
+  render();
+}
+
 function connect() {
   const info = seatInfo();
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -243,7 +260,7 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}${query}`);
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
-    if (message.type === "state") { state = message; render(); }
+    if (message.type === "state") onState(message);
     else if (message.type === "error") showError(message.error);
   };
   socket.onclose = (event) => {

@@ -1,0 +1,56 @@
+"""What a person does in the browser: click a move's path, wait for the game to move on."""
+
+from __future__ import annotations
+
+import httpx
+
+TIMEOUT = 20_000
+
+
+def css_string(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def click_path(page, path) -> None:
+    """Click each target of a move's path: an SVG element highlighted as a target, or the
+    button the page offers for a target that has no SVG element."""
+    for target in path:
+        node = page.locator(f'#board [data-target="{css_string(target)}"].qp-target')
+        if node.count():
+            node.first.click(force=True)
+        else:
+            page.locator(f'#choices button[data-choice="{css_string(target)}"]').click(timeout=TIMEOUT)
+
+
+def wait_ply(page, ply: int) -> None:
+    page.wait_for_selector(f'#status[data-ply="{ply}"]', state="attached", timeout=TIMEOUT)
+
+
+def wait_status(page, status: str) -> None:
+    page.wait_for_selector(f'#status[data-status="{status}"]', state="attached", timeout=TIMEOUT)
+
+
+def game_state(base: str, game_id: str, token: str | None = None) -> dict:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return httpx.get(f"{base}/api/games/{game_id}", headers=headers).json()
+
+
+def tokens_in_browser(page, game_id: str) -> dict[int, str]:
+    """The seats (and their tokens) this browser holds for a game."""
+    info = page.evaluate(f"JSON.parse(localStorage.getItem('qipan.seats'))['{game_id}']")
+    out = {s["seat"]: s["token"] for s in info.get("seats", [])}
+    out[info["seat"]] = info["token"]
+    return out
+
+
+def create_in_lobby(page, base: str, game: str, seats: list[str]) -> str:
+    """Fill the lobby's new-game form; ``seats`` are the seat choices ("me", "invite", "bot:random")."""
+    page.goto(base + "/")
+    page.select_option("#game-select", game)
+    for i, choice in enumerate(seats):
+        page.select_option(f"select[name=seat_{i}]", choice)
+        if choice.startswith("bot:"):
+            page.fill(f"input[name=seat_time_{i}]", "0.2")
+    page.click("#create-button")
+    page.wait_for_url("**/g/*", timeout=TIMEOUT)
+    return page.url.rstrip("/").split("/")[-1].split("#")[0]

@@ -1,0 +1,66 @@
+"""End-to-end fixtures: the real server in a subprocess and headless system Chromium."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "server"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from helpers import ServerProcess  # noqa: E402
+
+CHROMIUM = os.environ.get("QIPAN_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 860}
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    db = f"sqlite:///{tmp_path_factory.mktemp('e2e') / 'e2e.sqlite3'}"
+    server = ServerProcess(db).start()
+    yield server
+    server.kill()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium is not installed at {CHROMIUM}: apt-get install -y chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def screenshots():
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+@pytest.fixture
+def new_page(browser):
+    """Pages in fresh browser contexts (separate localStorage, like separate people)."""
+    contexts = []
+
+    def make(viewport=DESKTOP):
+        context = browser.new_context(viewport=viewport)
+        contexts.append(context)
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
