@@ -1,7 +1,9 @@
 """Tantrix: the 56 tiles, the 2-4 player game and the solitaire puzzles (rules/tantrix.md)."""
 
+from ...agents.base import AgentSpec, register_agent
 from ...core import GameSpec, Option, register
 from . import record as _record  # noqa: F401  (registers the turn-log format)
+from .agent import TantrixAgent
 from .puzzles import SolitaireGame, SolitaireState
 from .rules import TantrixGame, TantrixState
 
@@ -68,7 +70,16 @@ _ALL = (
     SOLITAIRE.preset("tantrix-flower", "Tantrix Flower puzzle", puzzle="flower"),
 )
 register(*_ALL)
+register_agent(
+    AgentSpec(
+        "tantrix",
+        TantrixAgent,
+        "greedy Tantrix player: longest own line/loop with live ends, kills opponents' ends, "
+        "looks at the forced fills it leaves; solves the solitaire puzzles",
+        families=("tantrix",),
+    )
+)
 #: This package's games and presets by id (also in the registry).
 SPECS = {s.id: s for s in _ALL}
 
-__all__ = ["SPECS", "SolitaireGame", "SolitaireState", "TantrixGame", "TantrixState"]
+__all__ = ["SPECS", "TantrixAgent", "SolitaireGame", "SolitaireState", "TantrixGame", "TantrixState"]

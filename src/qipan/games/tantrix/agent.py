@@ -1,0 +1,125 @@
+"""The Tantrix agent (``qipan.agents.load("tantrix")``), for 2-4 players.
+
+It tries each legal placement (forced fills and free moves alike, so it always respects
+the restriction rules: it only ever picks legal moves) and keeps the one with the best
+evaluation (``strategy.evaluate``): its own longest line or loop with live ends against
+the best opponent colour's. Killing an opponent's ends counts as much as growing its own.
+
+For forced spaces it looks one step further: after its placement, the next opponent must
+fill every forced space they can; the agent assumes they fill them as well as they can
+for themselves and scores the position after those fills, so it leaves forced spaces that
+hurt the opponent and avoids ones that help them."""
+
+from __future__ import annotations
+
+import time as _time
+
+from ...agents.base import Agent
+from ...core import CHANCE
+from .hexgrid import distance
+from .strategy import evaluate, order_moves
+
+#: Cells within this distance of a new tile are re-examined by the evaluation.
+NEAR = 3
+
+
+class TantrixAgent(Agent):
+    name = "tantrix"
+
+    def __init__(self, time=None, iterations=None, depth=None, seed=None, lookahead: bool = True):
+        super().__init__(time=time, iterations=iterations, depth=depth, seed=seed)
+        self.lookahead = lookahead
+
+    def select(self, state):
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            return moves[0]
+        if not hasattr(state, "colours"):
+            return solitaire_move(state, self.rng)
+        player = state.to_move
+        deadline = self.deadline()
+        work = state.copy()
+        # Whether a cell can still grow changes only near the placed tile: reuse the rest.
+        self._base_cache: dict = {}
+        evaluate(work, player, self._base_cache)
+        best, best_value = None, float("-inf")
+        for i, move in enumerate(order_moves(state, moves)):
+            if deadline is not None and i > 0 and _time.perf_counter() > deadline:
+                break
+            if self.iterations is not None and i >= self.iterations:
+                break
+            work.play_unchecked(move)
+            value = self._score(work, player, move)
+            work.undo()
+            value += self.rng.random() * 1e-6  # break ties without a bias to the move order
+            if value > best_value:
+                best, best_value = move, value
+        return best
+
+    def _cache_after(self, cell) -> dict:
+        return {c: v for c, v in self._base_cache.items() if distance(c, cell) > NEAR}
+
+    def _score(self, state, player: int, move) -> float:
+        cell = move.data[2]
+        value = evaluate(state, player, self._cache_after(cell))
+        if not self.lookahead or state.outcome is not None or state.to_move != CHANCE:
+            return value
+        return value + 0.5 * self._opponent_fills(state, player, value, cell)
+
+    def _opponent_fills(self, state, player: int, base: float, cell) -> float:
+        """How much the next opponent's compulsory fills (their best choice) change our value.
+
+        Our replacement draw is unknown; only when our turn is over after this placement
+        (step 3, nothing left to fill) are the opponent's fills what comes next."""
+        if state.step != 3 or not state.bag:
+            return 0.0
+        nxt = (state.current + 1) % state.num_players
+        if state.colours[nxt] == state.colours[player]:
+            return 0.0
+        fills = state.placements(nxt, forced=True)
+        if not fills:
+            return 0.0
+        worst = base
+        near_move = self._cache_after(cell)
+        for fill in fills[:12]:
+            _, tile, at, rot, _ = fill.data
+            state._place(tile, at, rot)  # a look at the board only: undone at once
+            value = evaluate(state, player, {c: v for c, v in near_move.items() if distance(c, at) > NEAR})
+            state._unplace(at)
+            worst = min(worst, value)
+        return worst - base
+
+
+def solitaire_move(state, rng):
+    """A placement of some solution consistent with the tiles already placed (the
+    solver's solutions are turned and shifted onto the board); random if there is none."""
+    from .hexgrid import rotate_cell
+
+    moves = state.legal_moves()
+    placed = state.board
+    for solution in state.solutions():
+        turns = range(6)
+        if placed:
+            (cell, (tile, rot)) = next(iter(placed.items()))
+            match = [(c, r) for c, t, r in solution if t == tile]
+            if not match:
+                continue
+            turns = [(rot - match[0][1]) % 6]
+        for k in turns:
+            shifted = [(rotate_cell(c, k), t, (r + k) % 6) for c, t, r in solution]
+            if placed:
+                cell, (tile, _) = next(iter(placed.items()))
+                anchor = next(c for c, t, _ in shifted if t == tile)
+                dq, dr = cell[0] - anchor[0], cell[1] - anchor[1]
+            elif state.flower:
+                dq = dr = 0
+            else:
+                dq, dr = -shifted[0][0][0], -shifted[0][0][1]
+            moved = {(c[0] + dq, c[1] + dr): (t, r) for c, t, r in shifted}
+            if all(moved.get(c) == v for c, v in placed.items()):
+                for c, (t, r) in sorted(moved.items()):
+                    if c not in placed:
+                        for move in moves:
+                            if move.data[1:4] == (t, c, r):
+                                return move
+    return rng.choice(moves)
