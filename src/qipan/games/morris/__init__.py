@@ -23,7 +23,7 @@ def _options(stones=(3, 12)):
                                 choices=(1, 2)),
         "protection": Option("protection", str, "fallback",
                              "stones in mills: fallback = safe unless all are in mills; always_protected = "
-                             "never removed; none = no mill protection", choices=("fallback", "always_protected", "none")),
+                             "never removed; no_mill_protection = any stone", choices=("fallback", "always_protected", "no_mill_protection")),
         "repetition_count": Option("repetition_count", int, 3,
                                    "draw when a position occurs this many times (1 or 2: any repetition; "
                                    "none: no repetition rule)", choices=(1, 2, 3), allow_none=True),
@@ -62,9 +62,9 @@ _VARIANTS = [
     ("twelve-mens-morris", "Twelve Men's Morris (十二子棋)", dict(board="twelve", diagonals=True, stones=12),
      ("stones",) + _MOVING + ("full_board", "diagonal_mills"), {"stones": 12}, (3, 12)),
     ("zhiqi", "Taiwanese 直棋 (Zhiqi)",
-     dict(board="twelve", diagonals=True, stones=12, captures="zhiqi", protection="none", flying=None),
+     dict(board="twelve", diagonals=True, stones=12, captures="zhiqi", protection="no_mill_protection", flying=None),
      ("stones", "dan_gang_moving_only") + _MOVING + ("full_board",),
-     {"stones": 12, "protection": "none", "flying": None}, (6, 12)),
+     {"stones": 12, "protection": "no_mill_protection", "flying": None}, (6, 12)),
     ("openspiel", "Nine Men's Morris (OpenSpiel rules)",
      dict(board="nine", repetition_count=None, n_move=0, max_plies=200),
      ("stones",) + _MOVING + ("full_board",), {"repetition_count": None, "n_move": 0, "max_plies": 200},

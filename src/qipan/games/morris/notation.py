@@ -65,9 +65,10 @@ def parse(state: MorrisState, text: str) -> Move:
         raise IllegalMove(f"the game is over ({state.outcome.reason})", text)
     if state.pending and t >= 0 and f < 0 and not removed:
         t, removed = -1, 1 << t  # in the full-board phase a bare point is a removal
+    legal = state._legal()  # generates (and so creates) the capture moves first
     move = state.t.known_move(f, t, removed)
     if move is not None:
-        for m in state._legal():
+        for m in legal:
             if m is move:
                 return move
     raise IllegalMove(reason(state, f, t, removed), text)
@@ -121,6 +122,10 @@ def reason(state: MorrisState, f: int, t: int, removed: int) -> str:
     what = names[t] if f < 0 else f"{names[f]}-{names[t]}"
     if not options:
         if removed:
+            own2 = (own & ~(1 << f) if f >= 0 else own) | 1 << t
+            if r.goal == "mill" and any(own2 & pm == pm for pm in tb.pairs[t]):
+                bad = _removal_reason(state, removed, 1, opp, them, [])
+                return bad or f"{what} forms a mill but no {them} stone may be removed"
             return f"{what} removes nothing: no mill is formed" if r.captures == "mill" else \
                 f"{what} makes no 直, 擔 or 槓: nothing may be removed"
         return f"{what} is not a legal move here"
@@ -144,7 +149,7 @@ def _removal_reason(state, removed: int, count: int, opp: int, them: str, option
         return ""
     in_mill = state.in_mills(opp)
     for v in bits(removed):
-        if in_mill >> v & 1 and state.rules.protection != "none" and not state.removable(opp) >> v & 1:
+        if in_mill >> v & 1 and state.rules.protection != "no_mill_protection" and not state.removable(opp) >> v & 1:
             if state.rules.protection == "always_protected":
                 return f"{names[v]} is in a mill and stones in mills are never removed"
             return f"{names[v]} is in a mill and {them} has stones outside mills"

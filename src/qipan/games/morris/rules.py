@@ -25,7 +25,7 @@ class MorrisRules:
     stones: int = 9
     flying: int | None = 3  # fly with exactly this many stones on board and none in hand
     take_per_mill: int = 1  # 1 = one removal per ply; 2 = one per mill closed
-    protection: str = "fallback"  # fallback | always_protected | none
+    protection: str = "fallback"  # fallback | always_protected | no_mill_protection
     repetition_count: int | None = 3  # n-th occurrence of a position draws; None = off
     n_move: int = 100  # slides/flies without a removal or placement -> draw; 0 = off
     max_plies: int | None = None  # OpenSpiel-like cap -> draw

@@ -226,7 +226,7 @@ class MorrisState(State):
     def removable(self, opp: int) -> int:
         """The enemy stones a removal may take (mill protection, rules file §1.3 item 5)."""
         protection = self.rules.protection
-        if protection == "none" or not opp:
+        if protection == "no_mill_protection" or not opp:
             return opp
         free = opp & ~self.in_mills(opp)
         if free:
