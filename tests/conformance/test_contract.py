@@ -18,10 +18,10 @@ CHECK_EVERY_PLY_UNTIL = 40
 CHECK_EVERY = 7
 
 
-def random_game(spec, seed: int, check=None):
+def random_game(spec, seed: int, check=None, players: int | None = None):
     """Play a seeded random game of ``spec``; call ``check(state, ply)`` before each move."""
     game = qipan.load(spec.id)
-    players = spec.players[0]
+    players = players or spec.players[0]
     state = game.new(players=players, seed=seed)
     rng = random.Random(seed)
     cap = spec.random_game_cap or DEFAULT_CAP
@@ -41,8 +41,10 @@ def snapshot(state):
 
 @pytest.mark.parametrize("spec", SPECS, ids=IDS)
 def test_random_games_end(spec):
-    for seed in (1, 2, 3):
-        state = random_game(spec, seed)
+    runs = [(seed, spec.players[0]) for seed in (1, 2, 3)] + [(4, n) for n in spec.players[1:]]
+    for seed, players in runs:
+        state = random_game(spec, seed, players=players)
+        assert state.num_players == players
         if spec.random_game_cap is None:
             assert state.outcome is not None, f"random game {seed} did not end in {DEFAULT_CAP} plies"
         if state.outcome is not None:
