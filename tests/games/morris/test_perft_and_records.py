@@ -1,0 +1,105 @@
+"""Perft (9MM-10, removal folded into the ply) and replays of the reference games
+(9MM-8, 9MM-9, 12MM-3) to their stored final boards."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import qipan
+from qipan.games.morris import perft
+from qipan.records import Record
+
+DATA = Path("/work/shared/data/morris")
+PERFT = json.loads((DATA / "morris_perft.json").read_text())["removal_folded_into_move"]
+GAMES = {g["id"]: g for g in json.loads((DATA / "morris_reference_games.json").read_text())}
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 4])
+def test_9mm_10_perft(depth):
+    state = qipan.load("nine-mens-morris").new()
+    before = state.key()
+    assert perft(state, depth) == PERFT[depth - 1]
+    assert state.key() == before and state.history == []
+
+
+def test_perft_through_the_public_api_matches():
+    def count(state, depth):
+        if depth == 0:
+            return 1
+        total = 0
+        for move in state.legal_moves():
+            state.play(move)
+            total += count(state, depth - 1)
+            state.undo()
+        return total
+
+    assert count(qipan.load("nine-mens-morris").new(), 3) == PERFT[2]
+
+
+def board_rows(state) -> list[str]:
+    """The final board in the data file's layout: rank 7 to 1, one character per file."""
+    rows = []
+    for rank in range(7, 0, -1):
+        row = [" "] * 7
+        for name in state.t.names:
+            if int(name[1]) == rank:
+                owner = state.at(name)
+                row[ord(name[0]) - 97] = "." if owner is None else "WB"[owner]
+        rows.append("".join(row))
+    return rows
+
+
+PRESET = {
+    "malom_fig6_morabaraba_perfect": "twelve-mens-morris",
+    "malom_fig8_9mm_vs_master": "nine-mens-morris",
+    "malom_fig9_9mm_vs_strongest": "nine-mens-morris",
+    "loewer_fig12_contrived": "nine-mens-morris",
+}
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_reference_games_replay_to_the_stored_final_board(game_id):
+    data = GAMES[game_id]
+    state = qipan.load(PRESET[game_id]).new().play_many(data["moves"])
+    assert state.ply == len(data["moves"])
+    assert board_rows(state) == data["final_board_rank7_to_1"]
+    final = data["final"]
+    assert state.bb[0].bit_count() == final["white_on_board"]
+    assert state.bb[1].bit_count() == final["black_on_board"]
+    if final["terminal"] is None:
+        assert state.outcome is None and state.to_move == "WB".index(final["side_to_move"])
+    else:
+        assert state.outcome.winners == (0,) and "fewer than three" in state.outcome.reason
+    # The moves in the record are our canonical notation.
+    assert [m.text for m in state.history] == data["moves"]
+
+
+def test_9mm_8_loewer_final_position_is_not_terminal():
+    state = qipan.load("nine-mens-morris").new().play_many(GAMES["loewer_fig12_contrived"]["moves"])
+    assert state.bb[1].bit_count() == 2 and state.hand == [0, 1]
+    assert state.outcome is None and state.to_move == 1
+    # 19 empty points; e5 re-forms c5-d5-e5 and may take any White stone (all are in a mill).
+    assert {m.text for m in state.legal_moves() if m.text.startswith("e5")} == {"e5xa7", "e5xd7", "e5xg7"}
+    assert len(state.legal_moves()) == 18 + 3
+
+
+def test_12mm_3_malom_perfect_game_has_49_plies_and_white_wins():
+    moves = GAMES["malom_fig6_morabaraba_perfect"]["moves"]
+    assert len(moves) == 49 and moves[-1] == "f4-g4xd2"
+    state = qipan.load("twelve-mens-morris").new().play_many(moves)
+    assert state.outcome.result_text() == "1-0"
+
+
+def test_record_round_trip_and_bad_record():
+    state = qipan.load("nine-mens-morris").new().play_many(GAMES["malom_fig8_9mm_vs_master"]["moves"])
+    record = Record.from_state(state)
+    again = Record.from_json(record.to_json()).replay()
+    assert again.key() == state.key()
+    assert Record.from_pgn(record.to_pgn()).replay().key() == state.key()
+    bad = Record.from_state(state)
+    bad.moves = bad.moves[:16] + ["b2xd7"] + bad.moves[17:]  # d7 is White's own stone
+    with pytest.raises(qipan.RecordError, match="ply 17"):
+        bad.replay()
