@@ -285,3 +285,19 @@ def test_scenarios_of_the_test_positions_file(row):
         colour, ply = expected.split("@")
         assert int(ply) == len(moves)
         assert state.outcome.winners == ((0,) if colour == "W" else (1,))
+
+
+def test_the_quick_legal_move_check_agrees_with_trying_every_tile():
+    import random
+
+    rng = random.Random(5)
+    checked = 0
+    for variant in ("8x8", "unlimited"):
+        for _ in range(20):
+            state = TraxGame(variant=variant).new()
+            while state.outcome is None:
+                brute = any(state.is_legal_turn(p, t) for p, t in state.candidates())
+                assert state.has_legal_move() == brute
+                checked += 1
+                state.play(rng.choice(state.legal_moves()))
+    assert checked > 250

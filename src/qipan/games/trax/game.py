@@ -80,6 +80,7 @@ class TraxState(State):
         self.outcome: Outcome | None = None
         self._stamp = 0
         self._legal_cache: tuple[int, list[Move]] | None = None
+        self._trial: tuple[int, list] | None = None
 
     # -- coordinates ---------------------------------------------------------------------
     def label(self, pos: int) -> str:
@@ -122,13 +123,15 @@ class TraxState(State):
         raise IllegalMove(f"{token}: neither {symbol} tile matches the neighbouring colours", token)
 
     def _try(self, pos: int, tile: int, token: str) -> None:
-        """Raise IllegalMove if the turn breaks the illegal-turn rule; change nothing."""
+        """Raise IllegalMove if the turn breaks the illegal-turn rule; change nothing.
+        The tiles of a legal turn are remembered, so that playing it does not redo them."""
         try:
             placed = self.board.place(pos, tile)
         except IllegalTurn as exc:
             where = f" (cell {self.label(exc.pos)} of the area before the move)" if exc.pos is not None else ""
             raise IllegalMove(f"{token}: illegal turn: {exc.reason}{where}", token) from None
         self.board.rollback(placed)
+        self._trial = (self._stamp, placed)
 
     def resolve(self, text: str) -> Move:
         """The legal move ``text`` denotes here (lenient about case and spaces)."""
@@ -168,6 +171,12 @@ class TraxState(State):
         return list(moves)
 
     def has_legal_move(self) -> bool:
+        board = self.board
+        if not self.game.limited or board.width < LIMIT or board.height < LIMIT:
+            # A tile just outside the area touches one tile, so it fits, and the forced
+            # tiles it sets off run along the outside row one by one, each with only two
+            # neighbours: such a turn is always legal. Only a full 8x8 area can be stuck.
+            return True
         return any(self.is_legal_turn(p, t) for p, t in self.candidates())
 
     # -- playing -------------------------------------------------------------------------
@@ -175,7 +184,13 @@ class TraxState(State):
         pos, tile = move.data if move.data is not None else self.resolve(move.text).data
         board = self.board
         before = board.bbox()
-        placed = board.place(pos, tile)
+        trial = self._trial
+        if trial is not None and trial[0] == self._stamp and trial[1][0] == (pos, tile):
+            placed = trial[1]
+            board.cells.update(placed)
+        else:
+            placed = board.place(pos, tile)
+        self._trial = None
         board.commit(placed)
         token = (placed, before, self.to_move, self.outcome)
         mover = self.to_move
@@ -262,6 +277,7 @@ class TraxState(State):
         other.outcome = self.outcome
         other._stamp = 0
         other._legal_cache = None
+        other._trial = None
         other.first_player = self.first_player
         return other
 
