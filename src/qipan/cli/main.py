@@ -21,8 +21,9 @@ import qipan
 from ..agents import agent_specs
 from ..core.errors import QipanError
 from ..core.game import CHANCE, resolve_chance
+from ..core.outcome import Outcome
 from ..core.perft import perft
-from ..records import read_records
+from ..records import Record, now_iso, read_records, save
 from .options import parse_options
 from .players import parse_players
 from .session import Session, best_agent_name
@@ -93,8 +94,10 @@ def agents():
 @click.option("--seed", default=None, type=int, help="seed for setup, chance and agents")
 @click.option("--count", "count", default=None, type=int, help="number of players (default: the game's first)")
 @click.option("--match", "match_target", default=None, type=int,
-              help="play a scoring match to this many points (games that have matches, e.g. Pente)")
-def play(game, options, players, move_time, seed, count, match_target):
+              help="play a scoring match to this many points (Pente: 21 or 50)")
+@click.option("--save", "save_path", default=None, type=click.Path(dir_okay=False),
+              help="write the record (or the match record) here at the end")
+def play(game, options, players, move_time, seed, count, match_target, save_path):
     """Play GAME in the terminal against people or AI."""
     g = qipan.load(game, **parse_options(options))
     terminal = getattr(g, "terminal", None)
@@ -107,10 +110,17 @@ def play(game, options, players, move_time, seed, count, match_target):
     if match_target is not None:
         from .match import run_match_session
 
-        run_match_session(g, seats, seed, match_target, console)
+        run_match_session(g, seats, seed, match_target, console, _read, _show_board, save_path)
         return
     session = Session(g, seats, seed, read=_read, write=console.print, show_board=_show_board)
-    session.run()
+    state = session.run()
+    if save_path:
+        record = Record.from_state(state, names=session.names(), started=session.started, ended=now_iso())
+        if session.resigned is not None:
+            record.result = Outcome.win([p for p in range(state.num_players) if p != session.resigned],
+                                        state.num_players, "resignation")
+        save(record, save_path)
+        console.print(f"saved to {save_path}")
 
 
 def _read(prompt: str) -> str:

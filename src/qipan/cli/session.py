@@ -32,10 +32,11 @@ def best_agent_name(game: Game) -> str:
 class Session:
     def __init__(self, game: Game, seats: list[Agent | None], seed: int | None,
                  read: Callable[[str], str], write: Callable[[str], None],
-                 show_board: Callable[[State], None] | None = None, hint_time: float = 1.0):
+                 show_board: Callable[[State], None] | None = None, hint_time: float = 1.0,
+                 state: State | None = None):
         self.game = game
         self.seats = seats
-        self.state = game.new(players=len(seats), seed=seed)
+        self.state = state if state is not None else game.new(players=len(seats), seed=seed)
         self.rng = random.Random(seed)
         self.read = read
         self.write = write
@@ -43,6 +44,8 @@ class Session:
         self.hint_time = hint_time
         self.started = now_iso()
         self.result_note: str | None = None
+        #: The player who resigned, if one did; ``quit`` leaves both None.
+        self.resigned: int | None = None
 
     def names(self) -> list[str]:
         return ["human" if a is None else a.describe() for a in self.seats]
@@ -81,6 +84,7 @@ class Session:
             self.write("left the game")
             return False
         if command == "resign":
+            self.resigned = state.to_move
             self.result_note = f"player {state.to_move + 1} resigned"
             self.write(self.result_note)
             return False
