@@ -48,7 +48,7 @@ class PenteAgent(Agent):
     # -- helpers -----------------------------------------------------------------------
     def _tick(self) -> None:
         self.nodes += 1
-        if self._deadline is not None and self.nodes & 15 == 0 and _time.perf_counter() > self._deadline:
+        if self._deadline is not None and _time.perf_counter() > self._deadline:
             raise _Timeout
 
     @staticmethod
@@ -129,17 +129,54 @@ class PenteAgent(Agent):
         if wins:
             return wins[0]
         threats = [i for i in points if wins_at(state, i, opp)]
+        full = self._deadline
         if threats:
             roots = self._defences(state, p, opp, threats, points) or threats
         else:
-            try:
-                found = self._vcf(state, p, self.vcf_depth)
-            except _Timeout:
-                found = None
+            found = self._budgeted(0.25, lambda: self._vcf(state, p, self.vcf_depth))
             if found is not None:
                 return found
-            roots = None
+            roots = self._budgeted(0.35, lambda: self._safe_roots(state, p, points))
+        self._deadline = full
         return self._search_root(state, p, roots)
+
+    def _budgeted(self, share: float, task):
+        """Run ``task`` with ``share`` of the move's time; None if it runs out."""
+        full = self._deadline
+        if full is not None:
+            self._deadline = min(full, _time.perf_counter() + share * (self.time or 0))
+        try:
+            return task()
+        except _Timeout:
+            return None
+        finally:
+            self._deadline = full
+
+    def _safe_roots(self, state: PenteState, p: int, points: list[int]) -> list[int] | None:
+        """If the opponent, moving now, would have a forcing win (VCF: an open three or a
+        four coming), only the moves that leave them none; None when there is no such threat
+        (or none is found in time)."""
+        opp = 1 - p
+        state.to_move = opp  # a null move: what could the opponent force?
+        try:
+            threat = self._vcf(state, opp, min(self.vcf_depth, 4))
+        finally:
+            state.to_move = p
+        if threat is None:
+            return None
+        safe = []
+        for _, i in sorted(((move_score(state, i, p), i) for i in points), reverse=True):
+            token = state._apply(self._move(state, i))
+            try:
+                if state.outcome is not None or self._vcf(state, opp, min(self.vcf_depth, 4)) is None:
+                    safe.append(i)
+            except _Timeout:
+                break
+            finally:
+                state._revert(token)
+            if len(safe) >= self.width:
+                break
+        return safe or None
 
     def _search_root(self, state: PenteState, p: int, roots: list[int] | None) -> int:
         moves = self._ordered(state, p, roots)
@@ -159,7 +196,7 @@ class PenteAgent(Agent):
                     break
         except _Timeout:
             pass
-        return self._avoid_opponent_vcf(state, p, best, moves)
+        return best
 
     def _ordered(self, state: PenteState, p: int, roots: list[int] | None) -> list[tuple[int, int]]:
         pool = roots if roots is not None else candidates(state, 2)
@@ -276,23 +313,3 @@ class PenteAgent(Agent):
             finally:
                 state._revert(token)
         return False
-
-    def _avoid_opponent_vcf(self, state: PenteState, p: int, best: int, moves: list[tuple[int, int]]) -> int:
-        """``best``, or the first of the other moves that leaves the opponent no VCF."""
-        order = [best] + [i for _, i in moves if i != best]
-        saved = self._deadline
-        if saved is not None:
-            self._deadline = _time.perf_counter() + max(0.02, (self.time or 0) * 0.5)
-        try:
-            for i in order[:4]:
-                token = state._apply(self._move(state, i))
-                try:
-                    if state.outcome is not None or self._vcf(state, 1 - p, min(self.vcf_depth, 4)) is None:
-                        return i
-                finally:
-                    state._revert(token)
-        except _Timeout:
-            pass
-        finally:
-            self._deadline = saved
-        return best

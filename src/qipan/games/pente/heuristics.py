@@ -17,10 +17,10 @@ WIN = 1_000_000
 #: Value of a line window by the number of own stones already in it (placing adds one).
 ATTACK = (1, 4, 24, 160, 20000)
 DEFENCE = (0, 2, 14, 120, 15000)
-CAPTURE = 180  # per pair captured
-CAPTURE_BLOCK = 110  # per pair of ours the opponent could take here
-CAPTURE_THREAT = 35  # per X O O _ made
-EXPOSED = 70  # per own pair left as _ X X O
+CAPTURE = 400  # per pair captured (more as the count nears 10)
+CAPTURE_BLOCK = 300  # per pair of ours the opponent could take here
+CAPTURE_THREAT = 60  # per X O O _ made
+EXPOSED = 150  # per own pair left as _ X X O
 
 
 def enemies(state: PenteState, p: int) -> list[int]:
@@ -131,10 +131,13 @@ def move_score(state: PenteState, i: int, p: int) -> int:
 
 
 def order_moves(state: PenteState, moves: list[Move]) -> list[Move]:
+    """Moves near the stones by heuristic value, then the rest in their given order."""
     if state.outcome is not None or not moves:
         return moves
     p = state.to_move
-    return sorted(moves, key=lambda m: -move_score(state, m.data[0], p))
+    near = set(candidates(state, 2))
+    scored = sorted((m for m in moves if m.data[0] in near), key=lambda m: -move_score(state, m.data[0], p))
+    return scored + [m for m in moves if m.data[0] not in near]
 
 
 def evaluate(state: PenteState, player: int) -> float:

@@ -1,0 +1,65 @@
+"""Strength of the ``pente`` agent against the generic ``mcts`` agent at the same time per
+move, colours alternating. Prints progress and the win rate (target: >= 90%).
+
+    .venv/bin/python benchmarks/pente_vs_mcts.py --games 100 --time 0.1
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import qipan
+from qipan.agents import load as load_agent
+
+
+def play(game, agents, max_plies: int):
+    state = game.new()
+    while state.outcome is None and state.ply < max_plies:
+        state.play(agents[state.to_move].choose(state))
+    return state
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--time", type=float, default=0.1, help="seconds per move for both agents")
+    parser.add_argument("--game", default="pente", help="pente or pente-tournament")
+    parser.add_argument("--opponent", default="mcts")
+    parser.add_argument("--max-plies", type=int, default=200, help="a longer game counts as a draw")
+    args = parser.parse_args()
+    game = qipan.load(args.game)
+    wins = draws = 0
+    plies = 0
+    start = time.perf_counter()
+    for k in range(args.games):
+        pente = load_agent("pente", time=args.time, seed=k)
+        other = load_agent(args.opponent, time=args.time, seed=k)
+        seat = k % 2  # the pente agent plays first in even games
+        agents = [pente, other] if seat == 0 else [other, pente]
+        state = play(game, agents, args.max_plies)
+        plies += state.ply
+        if state.outcome is None or not state.outcome.winners:
+            draws += 1
+            verdict = "draw"
+        elif seat in state.outcome.winners:
+            wins += 1
+            verdict = "win"
+        else:
+            verdict = "LOSS"
+        reason = state.outcome.reason if state.outcome else "ply cap"
+        print(
+            f"game {k + 1:3}/{args.games}: pente as P{seat + 1} {verdict:4} in {state.ply:3} plies ({reason}); "
+            f"running {wins}/{k + 1} = {wins / (k + 1):.0%}, {time.perf_counter() - start:.0f}s",
+            flush=True,
+        )
+    n = args.games
+    print(
+        f"\npente vs {args.opponent} ({args.game}, {args.time}s per move, {n} games, colours alternating): "
+        f"{wins} wins, {draws} draws, {n - wins - draws} losses -> win rate {wins / n:.1%} "
+        f"(target >= 90%); mean game {plies / n:.1f} plies; {time.perf_counter() - start:.0f}s"
+    )
+
+
+if __name__ == "__main__":
+    main()
