@@ -20,33 +20,40 @@ def _closers(state: MorrisState, own: int, empty: int) -> tuple[int, int]:
     return once, twice
 
 
+def _mobility(state: MorrisState, player: int, empty: int) -> float:
+    """Free slides minus blocked stones, for a player who slides (not placing, not flying)."""
+    if state.hand[player] or state.flies(player):
+        return 0.0
+    t = state.t
+    own = state.bb[player]
+    slides = sum((t.nbr[i] & empty).bit_count() for i in range(t.n) if own >> i & 1)
+    blocked = sum(1 for i in range(t.n) if own >> i & 1 and not t.nbr[i] & empty)
+    return 0.05 * slides - 0.1 * blocked
+
+
 def evaluate(state: MorrisState, player: int) -> float:
-    """Heuristic value in [-1, 1] for ``player``: material (board + hand), mills, potential
-    mills and double threats, mobility and blocked stones."""
+    """Heuristic value in [-1, 1] for ``player`` (antisymmetric): material (board + hand), mills,
+    potential mills and double threats, mobility and blocked stones, and a mill the side to
+    move can close at once."""
     if state.outcome is not None:
         return 2 * state.outcome.reward(player) - 1
     t = state.t
-    me, op = player, 1 - player
-    own, opp = state.bb[me], state.bb[op]
-    empty = t.full ^ (own | opp)
-    score = 0.0
+    white, black = state.bb
+    empty = t.full ^ (white | black)
+    score = 0.0  # for White
     if state.rules.goal == "mill":
-        score += 1.0 * ((state.hand[me] + own.bit_count()) - (state.hand[op] + opp.bit_count()))
-        score += 0.25 * (state.in_mills(own).bit_count() - state.in_mills(opp).bit_count()) / 3
-    my_once, my_twice = _closers(state, own, empty)
-    op_once, op_twice = _closers(state, opp, empty)
-    score += 0.3 * (my_once.bit_count() - op_once.bit_count()) + 0.5 * (my_twice.bit_count() - op_twice.bit_count())
-    if not state.hand[me] and not state.flies(me):
-        mobility = sum((t.nbr[i] & empty).bit_count() for i in range(t.n) if own >> i & 1)
-        blocked = sum(1 for i in range(t.n) if own >> i & 1 and not t.nbr[i] & empty)
-        score += 0.05 * mobility - 0.1 * blocked
-    if not state.hand[op] and not state.flies(op):
-        mobility = sum((t.nbr[i] & empty).bit_count() for i in range(t.n) if opp >> i & 1)
-        blocked = sum(1 for i in range(t.n) if opp >> i & 1 and not t.nbr[i] & empty)
-        score -= 0.05 * mobility - 0.1 * blocked
-    if state.to_move == me and my_once:
-        score += 0.3  # the side to move can close a mill right away
-    return math.tanh(score / 4)
+        score += (state.hand[0] + white.bit_count()) - (state.hand[1] + black.bit_count())
+        score += 0.25 * (state.in_mills(white).bit_count() - state.in_mills(black).bit_count()) / 3
+    w_once, w_twice = _closers(state, white, empty)
+    b_once, b_twice = _closers(state, black, empty)
+    score += 0.3 * (w_once.bit_count() - b_once.bit_count()) + 0.5 * (w_twice.bit_count() - b_twice.bit_count())
+    score += _mobility(state, 0, empty) - _mobility(state, 1, empty)
+    if state.to_move == 0 and w_once:
+        score += 0.3
+    elif state.to_move == 1 and b_once:
+        score -= 0.3
+    value = math.tanh(score / 4)
+    return value if player == 0 else -value
 
 
 def order_moves(state: MorrisState, moves: list[Move]) -> list[Move]:

@@ -8,6 +8,7 @@ import re
 
 from ...core.errors import IllegalMove, NotationError
 from ...core.move import Move
+from ...core.outcome import Outcome
 from .rules import DAN, bits
 from .state import COLOUR, LETTER, MorrisState
 
@@ -163,6 +164,8 @@ def write_position(state: MorrisState) -> str:
     parts = [f"{LETTER[p]}:{','.join(state.stones(p))}" for p in (0, 1)]
     parts.append(f"hands:{state.hand[0]},{state.hand[1]}")
     parts.append(f"to:{LETTER[state.to_move] if state.to_move is not None else '-'}")
+    if state.outcome is not None:
+        parts.append(f"result:{state.outcome.result_text()}")
     parts.append(f"nmove:{state.nmove}")
     parts.append(f"ply:{state.plies}")
     if state.pending:
@@ -179,8 +182,9 @@ def read_position(game, text: str) -> MorrisState:
     for token in str(text).split():
         key, sep, value = token.partition(":")
         key = key.lower()
-        if not sep or key not in ("w", "b", "hands", "to", "nmove", "ply", "remove"):
-            raise NotationError(f"bad position field {token!r}: expected W:, B:, hands:, to:, nmove:, ply:, remove:")
+        if not sep or key not in ("w", "b", "hands", "to", "nmove", "ply", "remove", "result"):
+            raise NotationError(
+                f"bad position field {token!r}: expected W:, B:, hands:, to:, nmove:, ply:, remove:, result:")
         if key in fields:
             raise NotationError(f"position field {key!r} given twice")
         fields[key] = value
@@ -206,13 +210,23 @@ def read_position(game, text: str) -> MorrisState:
     if min(nmove, ply, pending) < 0 or pending > 2:
         raise NotationError("nmove, ply and remove must be >= 0 (remove <= 2)")
     to = fields.get("to", "w").lower()
-    if to not in ("w", "b"):
+    result = fields.get("result")
+    if (to == "-") != (result is not None):
+        raise NotationError("a finished position has to:- and a result: (1-0, 0-1 or 1/2-1/2), and only it")
+    if to not in ("w", "b", "-"):
         raise NotationError(f"to: expects W or B, not {to!r}")
     state.bb = bb
     state.hand = hands
     state.nmove, state.plies, state.pending = nmove, ply, pending
-    p = 0 if to == "w" else 1
     state.reps = {}
+    if result is not None:
+        winners = {"1-0": (0,), "0-1": (1,), "1/2-1/2": ()}.get(result)
+        if winners is None:
+            raise NotationError(f"result: expects 1-0, 0-1 or 1/2-1/2, not {result!r}")
+        reason = f"the game was over in the position set up ({result})"
+        state._end(Outcome.win(winners, 2, reason) if winners else Outcome.draw(2, reason))
+        return state
+    p = 0 if to == "w" else 1
     state._settle(1 - p, -1)  # the side to move may be blocked or reduced already
     if state.outcome is None:
         state._count_position()
