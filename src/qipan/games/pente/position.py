@@ -71,6 +71,7 @@ def read_position(game: PenteGame, text: str, players: int | None = None) -> Pen
             state.zhash ^= g.zobrist[i][p + 1]
             count += 1
     state.stones = count
+    state._rebuild_free()
     try:
         state.placed = int(fields.get("ply", count))
         nxt = fields.get("next", "1")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from bisect import bisect_left
 from itertools import combinations
 from typing import Any
 
@@ -123,6 +124,14 @@ class PenteState(State):
         self.maybe_line = 0
         self.last = -1
         self.zhash = 0
+        self._rebuild_free()
+
+    def _rebuild_free(self) -> None:
+        """The empty points in index order and their moves, kept in step by play/undo so
+        that listing the legal moves is a list copy."""
+        g = self.geom
+        self.empty = [i for i in g.points if self.cells[i] == EMPTY]
+        self.free = [g.moves[i] for i in self.empty]
 
     # -- copying -----------------------------------------------------------------------
     def copy(self) -> PenteState:
@@ -130,6 +139,8 @@ class PenteState(State):
         new.__dict__.update(self.__dict__)
         new.cells = self.cells[:]
         new.captures = self.captures[:]
+        new.empty = self.empty[:]
+        new.free = self.free[:]
         new.history = self.history[:]
         new._undo_stack = self._undo_stack[:]
         return new
@@ -231,6 +242,8 @@ class PenteState(State):
             inner = g.inner
             points = [i for i in points if i not in inner]
         if self.game.max_pairs is None:
+            if points is g.points:
+                return self.free[:]
             moves = g.moves
             return [moves[i] for i in points if cells[i] == EMPTY]
         out = []
@@ -322,6 +335,10 @@ class PenteState(State):
         token = (i, p, self.captures[p], self.pending, self.maybe_line, self.last, self.zhash, self.stones)
         z = self.zhash ^ g.zobrist[i][me]
         cells[i] = me
+        empty, free = self.empty, self.free
+        k = bisect_left(empty, i)
+        del empty[k]
+        del free[k]
         self.stones += 1
         self.placed += 1
         self.last = i
@@ -336,6 +353,9 @@ class PenteState(State):
                     removed.append((j, c))
                     z ^= g.zobrist[j][c]
                     cells[j] = EMPTY
+                    k = bisect_left(empty, j)
+                    empty.insert(k, j)
+                    free.insert(k, g.moves[j])
                     if c - 1 != partner or game.count_partner:
                         counted += 1
                     if game.exact:
@@ -390,10 +410,16 @@ class PenteState(State):
 
     def _revert(self, token: Any) -> None:
         (i, p, caps, pending, maybe_line, last, zhash, stones), removed = token
-        cells = self.cells
+        cells, empty, free = self.cells, self.empty, self.free
         for j, c in removed:
             cells[j] = c
+            k = bisect_left(empty, j)
+            del empty[k]
+            del free[k]
         cells[i] = EMPTY
+        k = bisect_left(empty, i)
+        empty.insert(k, i)
+        free.insert(k, self.geom.moves[i])
         self.captures[p] = caps
         self.pending = pending
         self.maybe_line = maybe_line
