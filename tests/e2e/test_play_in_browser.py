@@ -48,8 +48,13 @@ def real_games() -> list[str]:
 def test_two_people_play_nine_mens_morris(live_server, new_page, screenshots):
     require("nine-mens-morris")
     base = live_server.base
-    created = httpx.post(f"{base}/api/games", json={"game": "nine-mens-morris", "seats": [
-        {"kind": "human", "name": "White"}, {"kind": "human", "name": "Black"}]}).json()
+    created = httpx.post(
+        f"{base}/api/games",
+        json={
+            "game": "nine-mens-morris",
+            "seats": [{"kind": "human", "name": "White"}, {"kind": "human", "name": "Black"}],
+        },
+    ).json()
     game_id = created["id"]
     invites = {s["seat"]: s["invite"] for s in created["seats"]}
     pages = [new_page(), new_page(PHONE)]
@@ -98,19 +103,26 @@ def test_play_pente_against_a_bot(live_server, new_page, screenshots):
     page = new_page()
     game_id = create_in_lobby(page, base, "pente", ["me", "bot:random"])
     wait_status(page, "active")
-    me = qipan.agents.load("pente", time=0.1, seed=1) if "pente" in {a.name for a in qipan.agents.agent_specs()} \
+    me = (
+        qipan.agents.load("pente", time=0.1, seed=1)
+        if "pente" in {a.name for a in qipan.agents.agent_specs()}
         else qipan.agents.load("alphabeta", depth=2)
+    )
     for _ in range(150):
         data = game_state(base, game_id)
         if data["status"] == "over":
             break
         state = qipan.load("pente").new().play_many(m["text"] for m in data["moves"])
         if data["to_move"] != 0:
-            page.wait_for_function(f"document.getElementById('status').dataset.ply > {data['ply']}", timeout=20_000)
+            page.wait_for_function(
+                f"document.getElementById('status').dataset.ply > {data['ply']}", timeout=20_000
+            )
             continue
         move = me.choose(state)
         click_path(page, move.path)
-        page.wait_for_function(f"document.getElementById('status').dataset.ply > {data['ply']}", timeout=20_000)
+        page.wait_for_function(
+            f"document.getElementById('status').dataset.ply > {data['ply']}", timeout=20_000
+        )
     wait_status(page, "over")
     data = game_state(base, game_id)
     assert data["result"] is not None and data["seats"][1]["kind"] == "bot"
@@ -132,7 +144,9 @@ def test_a_move_by_clicking(live_server, new_page, screenshots, game):
         data = game_state(base, game_id, tokens[seat])  # hidden hands are shown to their owner only
         move = next(m for m in data["legal"] if m["path"])
         click_path(page, move["path"])
-        page.wait_for_function(f"document.getElementById('status').dataset.ply > {data['ply']}", timeout=20_000)
+        page.wait_for_function(
+            f"document.getElementById('status').dataset.ply > {data['ply']}", timeout=20_000
+        )
         after = game_state(base, game_id)
         assert after["moves"][data["ply"]]["text"] == move["text"]
         page.wait_for_function(f"document.getElementById('status').dataset.ply == {after['ply']}")
@@ -149,8 +163,15 @@ def test_screenshot_of_every_game(live_server, new_page, screenshots, game):
     base = live_server.base
     spec = qipan.spec(game)
     players = spec.players[0]
-    created = httpx.post(f"{base}/api/games", json={"game": game, "players": players, "seed": 1, "seats": [
-        {"kind": "human", "name": f"P{i + 1}", "join": True} for i in range(players)]})
+    created = httpx.post(
+        f"{base}/api/games",
+        json={
+            "game": game,
+            "players": players,
+            "seed": 1,
+            "seats": [{"kind": "human", "name": f"P{i + 1}", "join": True} for i in range(players)],
+        },
+    )
     assert created.status_code == 201, created.text
     data = created.json()
     to_move = data["state"]["to_move"] if data["state"]["to_move"] is not None else 0

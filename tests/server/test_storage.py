@@ -57,15 +57,26 @@ def test_game_round_trip(db_url):
 def test_moves_are_appended_by_ply_and_stale_ones_rejected(db_url):
     storage = Storage(db_url)
     storage.create_game(new_game())
-    storage.append_moves("g1", 0, [StoredMove(0, "a1", 0, 1.25)])
-    storage.append_moves("g1", 1, [StoredMove(1, "b2", 1), StoredMove(2, "X first", -1)])
+    clock = {
+        "mode": "move",
+        "initial": 5.0,
+        "increment": 0.0,
+        "remaining": [5.0, 5.0],
+        "running": 1,
+        "since": 2.0,
+    }
+    storage.append_moves("g1", 0, [StoredMove(0, "a1", 0, 1.25)], "active", None, clock)
+    storage.append_moves(
+        "g1", 1, [StoredMove(1, "b2", 1), StoredMove(2, "X first", -1)], "active", None, clock
+    )
     with pytest.raises(StaleMove):
-        storage.append_moves("g1", 1, [StoredMove(1, "c3", 1)], status="over")
-    with pytest.raises(StaleMove):
-        storage.append_moves("g1", 5, [StoredMove(5, "c3", 1)])
+        storage.append_moves("g1", 1, [StoredMove(1, "c3", 1)], "over", {"winners": [1]}, None)
+    with pytest.raises(StaleMove):  # the whole batch is refused, including its new ply 3
+        storage.append_moves("g1", 2, [StoredMove(2, "c3", 1), StoredMove(3, "a3", 0)], "over", None, None)
     game = storage.get_game("g1")
     assert [(m.ply, m.text, m.player) for m in game.moves] == [(0, "a1", 0), (1, "b2", 1), (2, "X first", -1)]
-    assert game.moves[0].spent == 1.25 and game.status == "active"  # the rejected update did not happen
+    assert game.moves[0].spent == 1.25 and game.clock == clock
+    assert game.status == "active" and game.result is None  # the rejected updates did not happen
     storage.truncate_moves("g1", 1)
     assert [m.text for m in storage.get_game("g1").moves] == ["a1"]
     storage.close()
@@ -74,7 +85,7 @@ def test_moves_are_appended_by_ply_and_stale_ones_rejected(db_url):
 def test_unique_ply_is_enforced_by_the_database(db_url):
     storage = Storage(db_url)
     storage.create_game(new_game())
-    storage.append_moves("g1", 0, [StoredMove(0, "a1", 0)])
+    storage.append_moves("g1", 0, [StoredMove(0, "a1", 0)], "active", None, None)
     from qipan.server.storage import moves_table
 
     with pytest.raises(sa.exc.IntegrityError), storage.engine.begin() as conn:

@@ -88,7 +88,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
     async def get_game(request: Request, game_id: str) -> dict:
         session = manager(request).get(game_id)
         seat = session.seat_of(_token(request))
-        return {**session.describe(seat), "you": seat}
+        return {**session.describe(seat, with_text=True), "you": seat}
 
     @app.post("/api/games/{game_id}/join")
     async def join(request: Request, game_id: str) -> dict:

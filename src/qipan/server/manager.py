@@ -310,7 +310,7 @@ class Manager:
         if session.state.outcome is not None and session.result is None:
             session.finish(session.state.outcome)
         self.storage.append_moves(
-            session.id, first, played, status=session.status, result=_result(session), clock=_clock(session)
+            session.id, first, played, session.status, _result(session), _clock(session)
         )
         session.stored.moves.extend(played)
         session.epoch += 1

@@ -204,8 +204,10 @@ class Session:
             "updated": self.stored.updated,
         }
 
-    def describe(self, viewer: int | None = None, now: float | None = None) -> dict:
-        """The full state for a client. ``viewer`` matters only for hidden information."""
+    def describe(self, viewer: int | None = None, now: float | None = None, with_text: bool = False) -> dict:
+        """The full state for a client. ``viewer`` matters only for hidden information.
+        The text form is left out of broadcasts (it costs a render per move); the page asks
+        for it (``with_text``) when the player opens it."""
         now = time.time() if now is None else now
         state = self.state
         hidden = hides_information(state)
@@ -216,9 +218,9 @@ class Session:
             legal = []
             if self.status == "active" and (not hidden or viewer == state.to_move):
                 legal = [{"text": m.text, "path": list(m.path)} for m in state.legal_moves()]
-            cached = (key, _safe(shown.svg), _safe(shown.text), legal)
+            cached = (key, _safe(shown.svg), legal)
             self._cache["board"] = cached
-        _, svg, text, legal = cached
+        _, svg, legal = cached
         return {
             "type": "state",
             "id": self.id,
@@ -236,14 +238,13 @@ class Session:
                 {"text": m.text, "player": p} for m, p in zip(state.history, self._movers(), strict=True)
             ],
             "svg": svg,
-            "text": text,
             "legal": legal,
             "result": self._result(),
             "clock": self.clock.snapshot(now) if self.clock else None,
             "offers": {"draw": sorted(self.offers["draw"]), "undo": sorted(self.offers["undo"])},
             "realtime": self.realtime_tick,
             "bot_thinking": self.bot_thinking,
-        }
+        } | ({"text": _safe(shown.text)} if with_text else {})
 
     def record(self) -> Record:
         from datetime import datetime

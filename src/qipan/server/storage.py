@@ -113,6 +113,18 @@ class Storage:
             from .migrate import upgrade
 
             upgrade(self.engine)
+        # Built once: the per-move statements are then found in SQLAlchemy's cache quickly.
+        self._insert_move = moves_table.insert()
+        self._update_after_move = (
+            games_table.update()
+            .where(games_table.c.id == sa.bindparam("gid"))
+            .values(
+                status=sa.bindparam("status"),
+                result=sa.bindparam("result", type_=sa.JSON),
+                clock=sa.bindparam("clock", type_=sa.JSON),
+                updated=sa.bindparam("now"),
+            )
+        )
 
     def close(self) -> None:
         self.engine.dispose()
@@ -177,39 +189,40 @@ class Storage:
             return [r.id for r in rows]
 
     # -- moves -------------------------------------------------------------------------
-    def append_moves(self, game_id: str, first_ply: int, moves: list[StoredMove], **game_fields: Any) -> None:
-        """Append moves starting at ``first_ply`` and update the game row, all in one
-        transaction. Raises StaleMove (and stores nothing) unless ``first_ply`` is exactly
-        the number of moves stored so far."""
+    def append_moves(
+        self,
+        game_id: str,
+        first_ply: int,
+        moves: list[StoredMove],
+        status: str,
+        result: dict | None,
+        clock: dict | None,
+    ) -> None:
+        """Append moves starting at ``first_ply`` and set the game's status, result and
+        clock, all in one transaction. The primary key (game_id, ply) makes a duplicate or
+        stale ply fail: StaleMove is raised and nothing is stored. (The server checks the
+        ply against the live game first, so there are never gaps.)"""
         now = time.time()
-        game_fields["updated"] = now
+        rows = [
+            {
+                "game_id": game_id,
+                "ply": first_ply + i,
+                "text": m.text,
+                "player": m.player,
+                "spent": m.spent,
+                "at": now,
+            }
+            for i, m in enumerate(moves)
+        ]
         try:
             with self.engine.begin() as conn:
-                stored = conn.execute(
-                    sa.select(sa.func.count())
-                    .select_from(moves_table)
-                    .where(moves_table.c.game_id == game_id)
-                ).scalar_one()
-                if stored != first_ply:
-                    raise StaleMove(f"ply {first_ply} is stale: the game has {stored} moves")
-                if moves:
-                    conn.execute(
-                        moves_table.insert(),
-                        [
-                            {
-                                "game_id": game_id,
-                                "ply": first_ply + i,
-                                "text": m.text,
-                                "player": m.player,
-                                "spent": m.spent,
-                                "at": now,
-                            }
-                            for i, m in enumerate(moves)
-                        ],
-                    )
-                conn.execute(games_table.update().where(games_table.c.id == game_id).values(**game_fields))
+                if rows:
+                    conn.execute(self._insert_move, rows)
+                conn.execute(
+                    self._update_after_move,
+                    {"gid": game_id, "status": status, "result": result, "clock": clock, "now": now},
+                )
         except IntegrityError as exc:
-            # A concurrent writer took the same ply between our count and insert.
             raise StaleMove(f"ply {first_ply} was already played") from exc
 
     def truncate_moves(self, game_id: str, keep: int, **game_fields: Any) -> None:

@@ -184,7 +184,8 @@ function render() {
   $("undo").textContent = state.offers.undo.length && !state.offers.undo.some((s) => mine[s]) ? "Accept undo" : "Ask to undo";
   $("notation-form").hidden = !canMove;
   renderMoves();
-  $("text").textContent = state.text || "";
+  if (state.text !== undefined) $("text").textContent = state.text;
+  else if ($("text-details").open) loadText();
   const invites = seatInfo()?.invites || [];
   const free = invites.filter((inv) => state.seats[inv.seat] && !state.seats[inv.seat].joined);
   $("invites").replaceChildren(...(free.length ? [el("h3", {}, "Invite links"), ...free.map((inv) => {
@@ -239,6 +240,14 @@ async function act(kind, action) {
   try {
     const body = action ? { action } : {};
     await api("POST", `/api/games/${gameId}/${kind}`, body, token);
+  } catch (err) { showError(err.message); }
+}
+
+async function loadText() {
+  const token = tokenToMove() || seatInfo()?.token;
+  try {
+    const full = await api("GET", `/api/games/${gameId}`, undefined, token);
+    $("text").textContent = full.text || "";
   } catch (err) { showError(err.message); }
 }
 
@@ -309,6 +318,7 @@ async function main() {
   $("board").addEventListener("click", onBoardClick);
   if (replayMode) { await startReplay(); return; }
   document.addEventListener("keydown", onKey);
+  $("text-details").addEventListener("toggle", () => { if ($("text-details").open) loadText(); });
   $("notation-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = $("notation").value.trim();

@@ -1,0 +1,222 @@
+"""Load test of the qipan server over WebSocket (loopback only, bounded, stops by itself).
+
+Starts a server in a subprocess (or targets one with --url), creates N games with two
+human seats each, connects both players of every game by WebSocket and has them play
+random legal moves, each after a short "thinking" pause. Reports moves per second and
+the move round-trip (send -> the new state arrives back) at p50/p90/p99/max.
+
+    .venv/bin/python benchmarks/load_ws.py --games 200 --moves 30 --think 0.5
+    .venv/bin/python benchmarks/load_ws.py --games 50 --think 0     # saturation, no pause
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from urllib.parse import urlparse
+
+import httpx
+from websockets.asyncio.client import connect
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(db: str) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    code = f"import qipan.server; qipan.server.run(port={port}, db={db!r}, log_level='warning')"
+    proc = subprocess.Popen([sys.executable, "-c", code])
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+class Player:
+    """One seat's WebSocket: keeps the latest state and wakes whoever waits for a ply."""
+
+    def __init__(self, ws):
+        self.ws = ws
+        self.state: dict | None = None
+        self.changed = asyncio.Event()
+        self.errors = 0
+
+    async def read(self) -> None:
+        async for raw in self.ws:
+            message = json.loads(raw)
+            if message["type"] == "state":
+                self.state = message
+                self.changed.set()
+            elif message["type"] == "error":
+                self.errors += 1
+                self.changed.set()
+
+    async def wait(self, predicate) -> None:
+        while not (self.state and predicate(self.state)):
+            self.changed.clear()
+            await self.changed.wait()
+
+
+async def setup_game(
+    http: httpx.AsyncClient, ws_base: str, game: str
+) -> tuple[list[Player], list[asyncio.Task]]:
+    r = await http.post(
+        "/api/games",
+        json={
+            "game": game,
+            "seats": [
+                {"kind": "human", "name": "A", "join": True},
+                {"kind": "human", "name": "B", "join": True},
+            ],
+        },
+    )
+    r.raise_for_status()
+    created = r.json()
+    players, tasks = [], []
+    for seat in sorted(created["seats"], key=lambda s: s["seat"]):
+        ws = await connect(f"{ws_base}/ws/games/{created['id']}?token={seat['token']}", max_size=1 << 22)
+        player = Player(ws)
+        tasks.append(asyncio.create_task(player.read()))
+        players.append(player)
+    for p in players:
+        await p.wait(lambda s: True)
+    return players, tasks
+
+
+async def play(
+    players: list[Player],
+    rng: random.Random,
+    moves: int,
+    think: float,
+    latencies: list[float],
+    stop_at: float,
+) -> int:
+    played = 0
+    await asyncio.sleep(rng.uniform(0, think))  # do not all start in the same millisecond
+    while played < moves and time.monotonic() < stop_at:
+        state = players[0].state
+        if state["status"] != "active" or not state["legal"]:
+            break
+        seat = state["to_move"]
+        if think:
+            await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+        move = rng.choice(state["legal"])["text"]
+        ply = state["ply"]
+        mover = players[seat]
+        start = time.perf_counter()
+        await mover.ws.send(json.dumps({"type": "move", "move": move, "ply": ply}))
+        await mover.wait(lambda s, ply=ply: s["ply"] > ply)
+        latencies.append(time.perf_counter() - start)
+        await players[0].wait(lambda s, ply=ply: s["ply"] > ply)
+        played += 1
+    return played
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def run(args) -> None:
+    base = args.url
+    proc = None
+    if base is None:
+        db = args.db or f"sqlite:///{tempfile.mkdtemp(prefix='qipan-load-')}/load.sqlite3"
+        proc, base = start_server(db)
+    host = urlparse(base).hostname
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        raise SystemExit("load tests run against loopback only")
+    ws_base = base.replace("http", "ws", 1)
+    try:
+        limits = httpx.Limits(max_connections=50)
+        async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+            games = (await http.get("/api/specs")).json()["games"]
+            ids = [g["id"] for g in games]
+            game = (
+                args.game
+                if args.game in ids
+                else next(
+                    (g for g in ("nine-mens-morris", "pente") if g in ids),
+                    next(g["id"] for g in games if 2 in g["players"]),
+                )
+            )
+            t0 = time.perf_counter()
+            setups = []
+            for i in range(0, args.games, 20):  # connect in batches
+                setups += await asyncio.gather(
+                    *(setup_game(http, ws_base, game) for _ in range(i, min(args.games, i + 20)))
+                )
+            setup_time = time.perf_counter() - t0
+        latencies: list[float] = []
+        rng = random.Random(args.seed)
+        stop_at = time.monotonic() + args.max_seconds
+        t0 = time.perf_counter()
+        counts = await asyncio.gather(
+            *(
+                play(players, random.Random(rng.random()), args.moves, args.think, latencies, stop_at)
+                for players, _ in setups
+            )
+        )
+        elapsed = time.perf_counter() - t0
+        errors = sum(p.errors for players, _ in setups for p in players)
+        for players, tasks in setups:
+            for p in players:
+                await p.ws.close()
+            for t in tasks:
+                t.cancel()
+    finally:
+        if proc:
+            proc.terminate()
+            proc.wait(timeout=10)
+    total = sum(counts)
+    ms = [x * 1000 for x in latencies]
+    print(
+        f"game {game}; {args.games} concurrent games, {2 * args.games} WebSockets; think {args.think}s; "
+        f"server {'subprocess' if proc else base}; {os.cpu_count()} cores"
+    )
+    print(f"setup (create + connect): {setup_time:.1f}s")
+    print(f"moves: {total} in {elapsed:.1f}s = {total / elapsed:.0f} moves/s; errors: {errors}")
+    if ms:
+        print(
+            f"round-trip ms: p50 {percentile(ms, 0.5):.1f}  p90 {percentile(ms, 0.9):.1f}  "
+            f"p99 {percentile(ms, 0.99):.1f}  max {max(ms):.1f}  mean {statistics.mean(ms):.1f}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--moves", type=int, default=30, help="moves per game at most")
+    parser.add_argument("--think", type=float, default=0.5, help="mean pause before each move (seconds)")
+    parser.add_argument("--game", default=None, help="game id (default: nine-mens-morris)")
+    parser.add_argument("--url", default=None, help="target a running server on loopback instead")
+    parser.add_argument(
+        "--db", default=None, help="database URL for the started server (default: temp SQLite)"
+    )
+    parser.add_argument("--max-seconds", type=float, default=120.0, help="stop playing after this long")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()
