@@ -139,3 +139,16 @@ def test_cli_replay_prints_a_summary(tmp_path):
     assert result.exit_code == 0 and "2 games: 2 replayed" in result.output
     result = runner.invoke(cli, ["replay", str(DATA / "trax_8x8_gnutrax_corrupt.tsv")])
     assert result.exit_code != 0 and "6 rejected" in result.output
+
+
+def test_traxgame_style_annotated_games():
+    text = "8x8 Trax\n  1 @0/   ; a comment\n  2 @1\\   ; White threatens A0/\n  3 A0/ win\n"
+    records = read_records_text(text)
+    assert len(records) == 1
+    record = records[0]
+    assert record.game == "trax-8x8" and record.moves == ["@0/", "@1\\", "A0/"]
+    assert record.replay().outcome.winners == (0,)
+    loop = read_records_text("Loop Trax\n1 @0+\n2 @1+ ; Red\n3 Resign\n")[0]
+    assert loop.game == "trax-loop" and loop.result.winners == (1,)  # White resigned on ply 3
+    with pytest.raises(RecordError, match="must end the record"):
+        read_records_text("Trax\n1 @0/\n2 Resign\n3 @1\\\n")

@@ -37,10 +37,11 @@ register(
 
 
 from ...core.formats import register_format  # noqa: E402
-from .trx import TRX_FORMAT, TSV_FORMAT  # noqa: E402
+from .trx import ANNOTATED_FORMAT, TRX_FORMAT, TSV_FORMAT  # noqa: E402
 
 register_format(TRX_FORMAT)
 register_format(TSV_FORMAT)
+register_format(ANNOTATED_FORMAT)
 
 from ...agents.base import AgentSpec, register_agent  # noqa: E402
 from .agent import TraxAgent  # noqa: E402

@@ -151,5 +151,36 @@ def read_tsv(text: str) -> list[Record]:
     return records
 
 
+# -- traxgame.com style annotated games ---------------------------------------------------------
+_TITLE = re.compile(r"(8x8 |loop |super)?trax", re.IGNORECASE)
+_GAME_OF_TITLE = {"8x8 trax": "trax-8x8", "loop trax": "trax-loop", "trax": "trax", "supertrax": "trax"}
+_MOVE_NUMBER = re.compile(r"\d+\.?")
+
+
+def sniff_annotated(text: str) -> bool:
+    lines = [line.split(";", 1)[0].strip() for line in text.splitlines()]
+    lines = [line for line in lines if line]
+    if len(lines) < 2 or not _TITLE.fullmatch(lines[0]):
+        return False
+    return all(
+        all(_MOVE_NUMBER.fullmatch(t) or is_move_token(t) or t.upper() in RESULT_TOKENS for t in line.split())
+        for line in lines[1:]
+    )
+
+
+def read_annotated(text: str) -> list[Record]:
+    """One game: a title line (``8x8 Trax``, ``Loop Trax``, ``Trax``), then numbered moves
+    with ``;`` comments, e.g. ``  1 @0/   ; a comment``; ``Resign``, ``Time`` or ``win``
+    may close it (``win`` only annotates the last move: the rules decide the winner)."""
+    lines = [line.split(";", 1)[0].strip() for line in text.splitlines()]
+    lines = [line for line in lines if line]
+    if not lines or not _TITLE.fullmatch(lines[0]):
+        raise RecordError("an annotated Trax game starts with its title: Trax, 8x8 Trax or Loop Trax")
+    game = _GAME_OF_TITLE[" ".join(lines[0].lower().split())]
+    tokens = [t for line in lines[1:] for t in line.split() if not _MOVE_NUMBER.fullmatch(t)]
+    return [record_from_tokens(tokens, game, {"title": lines[0]})]
+
+
+ANNOTATED_FORMAT = RecordFormat("trax-annotated", sniff_annotated, read_annotated, None, (".txt",))
 TRX_FORMAT = RecordFormat("trax-trx", sniff_trx, read_trx, write_trx, (".trx",))
 TSV_FORMAT = RecordFormat("trax-tsv", sniff_tsv, read_tsv, None, (".tsv",))
