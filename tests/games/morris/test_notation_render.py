@@ -11,14 +11,17 @@ from qipan.core import IllegalMove, NotationError
 from qipan.games.morris.boards import make_board
 
 
-@pytest.mark.parametrize("kind, diagonals, points, edges, lines", [
-    ("nine", False, 24, 32, 16),
-    ("twelve", True, 24, 40, 20),
-    ("twelve", False, 24, 40, 16),
-    ("six", False, 16, 20, 8),
-    ("three", False, 9, 12, 6),
-    ("three", True, 9, 16, 8),
-])
+@pytest.mark.parametrize(
+    "kind, diagonals, points, edges, lines",
+    [
+        ("nine", False, 24, 32, 16),
+        ("twelve", True, 24, 40, 20),
+        ("twelve", False, 24, 40, 16),
+        ("six", False, 16, 20, 8),
+        ("three", False, 9, 12, 6),
+        ("three", True, 9, 16, 8),
+    ],
+)
 def test_board_sizes(kind, diagonals, points, edges, lines):
     board = make_board(kind, diagonals)
     assert (len(board.points), len(board.edges), len(board.lines)) == (points, edges, lines)
@@ -38,32 +41,37 @@ def test_nine_board_degrees_and_radial_lines():
 NINE_2 = "W:c5,e5,d6,a4,g4,b2,f2 B:a1,d1,g1,f6,c3 to:W"
 
 
-@pytest.mark.parametrize("text", ["d6-d5xf6", "D6-D5XF6", " d6 - d5 x f6 ", "d6d5xf6", "d6-d5:f6", "d6d5:f6",
-                                  "d6 d5 xf6", "d6–d5×f6"])
+@pytest.mark.parametrize(
+    "text",
+    ["d6-d5xf6", "D6-D5XF6", " d6 - d5 x f6 ", "d6d5xf6", "d6-d5:f6", "d6d5:f6", "d6 d5 xf6", "d6–d5×f6"],
+)
 def test_lenient_parsing(text):
     state = qipan.load("nine-mens-morris").position(NINE_2)
     assert state.game.parse(text, state).text == "d6-d5xf6"
 
 
-@pytest.mark.parametrize("text, error, reason", [
-    ("", NotationError, "empty"),
-    ("hello", NotationError, "not Morris notation"),
-    ("d6-", NotationError, "not Morris notation"),
-    ("h9", NotationError, "h9 is not a point"),
-    ("d4", NotationError, "d4 is not a point"),
-    ("d6-d5xf6xf6", NotationError, "removed twice"),
-    ("g4-d7", IllegalMove, r"d7 is not adjacent to g4 \(White may fly only with 3 stones\)"),
-    ("c5-b6", IllegalMove, "b6 is not adjacent to c5"),
-    ("a1-a7", IllegalMove, "a1 is not a White stone"),
-    ("a4-a1", IllegalMove, "a1 is occupied"),
-    ("d6-f6", IllegalMove, "f6 is occupied"),
-    ("d6-d5", IllegalMove, "a mill was formed: a removal is required"),
-    ("d6-d5xa1", IllegalMove, "a1 is in a mill and Black has stones outside mills"),
-    ("d6-d5xe5", IllegalMove, "e5 is not a Black stone"),
-    ("a4-a7xf6", IllegalMove, "removes nothing: no mill is formed"),
-    ("d2", IllegalMove, "no stones in hand"),
-    ("xf6", IllegalMove, "bare removal"),
-])
+@pytest.mark.parametrize(
+    "text, error, reason",
+    [
+        ("", NotationError, "empty"),
+        ("hello", NotationError, "not Morris notation"),
+        ("d6-", NotationError, "not Morris notation"),
+        ("h9", NotationError, "h9 is not a point"),
+        ("d4", NotationError, "d4 is not a point"),
+        ("d6-d5xf6xf6", NotationError, "removed twice"),
+        ("g4-d7", IllegalMove, r"d7 is not adjacent to g4 \(White may fly only with 3 stones\)"),
+        ("c5-b6", IllegalMove, "b6 is not adjacent to c5"),
+        ("a1-a7", IllegalMove, "a1 is not a White stone"),
+        ("a4-a1", IllegalMove, "a1 is occupied"),
+        ("d6-f6", IllegalMove, "f6 is occupied"),
+        ("d6-d5", IllegalMove, "a mill was formed: a removal is required"),
+        ("d6-d5xa1", IllegalMove, "a1 is in a mill and Black has stones outside mills"),
+        ("d6-d5xe5", IllegalMove, "e5 is not a Black stone"),
+        ("a4-a7xf6", IllegalMove, "removes nothing: no mill is formed"),
+        ("d2", IllegalMove, "no stones in hand"),
+        ("xf6", IllegalMove, "bare removal"),
+    ],
+)
 def test_bad_input_names_the_reason_and_changes_nothing(text, error, reason):
     state = qipan.load("nine-mens-morris").position(NINE_2)
     before = (state.position(), state.key(), state.legal_move_texts())

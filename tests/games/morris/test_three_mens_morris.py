@@ -21,7 +21,9 @@ CASES = {
     "square_board_no_diagonals_3each_adjacent_moves": ("three-mens-morris-kurna", {"diagonal_lines": False}),
     "nine_holes_any_vacant_point_with_diagonal_lines": ("three-mens-morris-kurna", {"move_anywhere": True}),
     "nine_holes_any_vacant_point_orthogonal_lines": (
-        "three-mens-morris-kurna", {"move_anywhere": True, "diagonal_lines": False}),
+        "three-mens-morris-kurna",
+        {"move_anywhere": True, "diagonal_lines": False},
+    ),
 }
 
 
@@ -57,7 +59,9 @@ def test_simple_form_is_placement_only_and_draws_when_all_stones_are_placed():
     state = qipan.load("three-mens-morris").new()
     state.play_many(["a1", "b1", "c1", "a2", "b2", "c3", "c2", "a3"])  # no line for anyone
     assert state.outcome.is_draw and state.legal_moves() == []
-    assert qipan.load("three-mens-morris").new().play_many(["a1", "b1", "a2", "b2", "a3"]).outcome.winners == (0,)
+    assert qipan.load("three-mens-morris").new().play_many(
+        ["a1", "b1", "a2", "b2", "a3"]
+    ).outcome.winners == (0,)
 
 
 def test_kurna_moves_slide_along_lines_and_a_line_wins():

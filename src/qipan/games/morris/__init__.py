@@ -17,29 +17,59 @@ __all__ = ["MorrisGame", "MorrisRules", "MorrisState", "perft"]
 def _options(stones=(3, 12)):
     return {
         "stones": Option("stones", int, 9, "stones per player", minimum=stones[0], maximum=stones[1]),
-        "flying": Option("flying", int, 3, "fly with exactly this many stones on board (none = no flying)",
-                         choices=(3,), allow_none=True),
-        "take_per_mill": Option("take_per_mill", int, 1, "1: one removal per ply; 2: one per mill closed",
-                                choices=(1, 2)),
-        "protection": Option("protection", str, "fallback",
-                             "stones in mills: fallback = safe unless all are in mills; always_protected = "
-                             "never removed; no_mill_protection = any stone", choices=("fallback", "always_protected", "no_mill_protection")),
-        "repetition_count": Option("repetition_count", int, 3,
-                                   "draw when a position occurs this many times (1 or 2: any repetition; "
-                                   "none: no repetition rule)", choices=(1, 2, 3), allow_none=True),
-        "n_move": Option("n_move", int, 100, "draw after this many slides/flies without a removal (0 = off)",
-                         minimum=0),
-        "max_plies": Option("max_plies", int, None, "draw after this many plies (none = no cap)", minimum=1,
-                            allow_none=True),
-        "full_board": Option("full_board", str, "draw", "when all points fill up",
-                             choices=("draw", "white_loses", "each_removes")),
+        "flying": Option(
+            "flying",
+            int,
+            3,
+            "fly with exactly this many stones on board (none = no flying)",
+            choices=(3,),
+            allow_none=True,
+        ),
+        "take_per_mill": Option(
+            "take_per_mill", int, 1, "1: one removal per ply; 2: one per mill closed", choices=(1, 2)
+        ),
+        "protection": Option(
+            "protection",
+            str,
+            "fallback",
+            "stones in mills: fallback = safe unless all are in mills; always_protected = "
+            "never removed; no_mill_protection = any stone",
+            choices=("fallback", "always_protected", "no_mill_protection"),
+        ),
+        "repetition_count": Option(
+            "repetition_count",
+            int,
+            3,
+            "draw when a position occurs this many times (1 or 2: any repetition; none: no repetition rule)",
+            choices=(1, 2, 3),
+            allow_none=True,
+        ),
+        "n_move": Option(
+            "n_move", int, 100, "draw after this many slides/flies without a removal (0 = off)", minimum=0
+        ),
+        "max_plies": Option(
+            "max_plies", int, None, "draw after this many plies (none = no cap)", minimum=1, allow_none=True
+        ),
+        "full_board": Option(
+            "full_board",
+            str,
+            "draw",
+            "when all points fill up",
+            choices=("draw", "white_loses", "each_removes"),
+        ),
         "diagonal_mills": Option("diagonal_mills", bool, True, "the four diagonals form mills"),
         "diagonal_lines": Option("diagonal_lines", bool, False, "diagonal edges and lines on the 3x3 board"),
-        "dan_gang_moving_only": Option("dan_gang_moving_only", bool, False,
-                                       "擔 and 槓 only in the moving phase (the seed's reading)"),
+        "dan_gang_moving_only": Option(
+            "dan_gang_moving_only", bool, False, "擔 and 槓 only in the moving phase (the seed's reading)"
+        ),
         "move_anywhere": Option("move_anywhere", bool, False, "Nine Holes: move to any empty point"),
-        "first_player": Option("first_player", str, "white", "who moves first (random: the seed's die)",
-                               choices=("white", "black", "random")),
+        "first_player": Option(
+            "first_player",
+            str,
+            "white",
+            "who moves first (random: the seed's die)",
+            choices=("white", "black", "random"),
+        ),
     }
 
 
@@ -47,28 +77,77 @@ _MOVING = ("flying", "take_per_mill", "protection", "repetition_count", "n_move"
 
 # id, title, fixed rules, option names, option defaults, stones range
 _VARIANTS = [
-    ("three-mens-morris", "Three Men's Morris (三子棋, simple)",
-     dict(board="three", stones=4, goal="line", placement_only=True, repetition_count=None, n_move=0,
-          flying=None),
-     ("diagonal_lines", "first_player"), {"diagonal_lines": False}, None),
-    ("three-mens-morris-kurna", "Three Men's Morris (Kurna)",
-     dict(board="three", diagonals=True, stones=3, goal="line", n_move=0, flying=None),
-     ("diagonal_lines", "move_anywhere", "repetition_count", "max_plies", "first_player"),
-     {"diagonal_lines": True}, None),
-    ("six-mens-morris", "Six Men's Morris (六子棋)", dict(board="six", stones=6),
-     ("stones",) + _MOVING, {"stones": 6}, (3, 8)),
-    ("nine-mens-morris", "Nine Men's Morris (九子棋)", dict(board="nine"),
-     ("stones",) + _MOVING + ("full_board",), {}, (3, 12)),
-    ("twelve-mens-morris", "Twelve Men's Morris (十二子棋)", dict(board="twelve", diagonals=True, stones=12),
-     ("stones",) + _MOVING + ("full_board", "diagonal_mills"), {"stones": 12}, (3, 12)),
-    ("zhiqi", "Taiwanese 直棋 (Zhiqi)",
-     dict(board="twelve", diagonals=True, stones=12, captures="zhiqi", protection="no_mill_protection", flying=None),
-     ("stones", "dan_gang_moving_only") + _MOVING + ("full_board",),
-     {"stones": 12, "protection": "no_mill_protection", "flying": None}, (6, 12)),
-    ("openspiel", "Nine Men's Morris (OpenSpiel rules)",
-     dict(board="nine", repetition_count=None, n_move=0, max_plies=200),
-     ("stones",) + _MOVING + ("full_board",), {"repetition_count": None, "n_move": 0, "max_plies": 200},
-     (3, 12)),
+    (
+        "three-mens-morris",
+        "Three Men's Morris (三子棋, simple)",
+        dict(
+            board="three",
+            stones=4,
+            goal="line",
+            placement_only=True,
+            repetition_count=None,
+            n_move=0,
+            flying=None,
+        ),
+        ("diagonal_lines", "first_player"),
+        {"diagonal_lines": False},
+        None,
+    ),
+    (
+        "three-mens-morris-kurna",
+        "Three Men's Morris (Kurna)",
+        dict(board="three", diagonals=True, stones=3, goal="line", n_move=0, flying=None),
+        ("diagonal_lines", "move_anywhere", "repetition_count", "max_plies", "first_player"),
+        {"diagonal_lines": True},
+        None,
+    ),
+    (
+        "six-mens-morris",
+        "Six Men's Morris (六子棋)",
+        dict(board="six", stones=6),
+        ("stones",) + _MOVING,
+        {"stones": 6},
+        (3, 8),
+    ),
+    (
+        "nine-mens-morris",
+        "Nine Men's Morris (九子棋)",
+        dict(board="nine"),
+        ("stones",) + _MOVING + ("full_board",),
+        {},
+        (3, 12),
+    ),
+    (
+        "twelve-mens-morris",
+        "Twelve Men's Morris (十二子棋)",
+        dict(board="twelve", diagonals=True, stones=12),
+        ("stones",) + _MOVING + ("full_board", "diagonal_mills"),
+        {"stones": 12},
+        (3, 12),
+    ),
+    (
+        "zhiqi",
+        "Taiwanese 直棋 (Zhiqi)",
+        dict(
+            board="twelve",
+            diagonals=True,
+            stones=12,
+            captures="zhiqi",
+            protection="no_mill_protection",
+            flying=None,
+        ),
+        ("stones", "dan_gang_moving_only") + _MOVING + ("full_board",),
+        {"stones": 12, "protection": "no_mill_protection", "flying": None},
+        (6, 12),
+    ),
+    (
+        "openspiel",
+        "Nine Men's Morris (OpenSpiel rules)",
+        dict(board="nine", repetition_count=None, n_move=0, max_plies=200),
+        ("stones",) + _MOVING + ("full_board",),
+        {"repetition_count": None, "n_move": 0, "max_plies": 200},
+        (3, 12),
+    ),
 ]
 
 
@@ -78,14 +157,32 @@ def _spec(vid, title, fixed, names, defaults, stones_range) -> GameSpec:
     for name in names:
         opt = table[name]
         if name in defaults:
-            opt = Option(opt.name, opt.type, defaults[name], opt.help, opt.choices, opt.minimum, opt.maximum,
-                         opt.allow_none)
+            opt = Option(
+                opt.name,
+                opt.type,
+                defaults[name],
+                opt.help,
+                opt.choices,
+                opt.minimum,
+                opt.maximum,
+                opt.allow_none,
+            )
         if name == "stones" and vid == "zhiqi":
-            opt = Option("stones", int, 12, "stones per player (the thesis uses 6, 9 and 12)", choices=(6, 9, 12))
+            opt = Option(
+                "stones", int, 12, "stones per player (the thesis uses 6, 9 and 12)", choices=(6, 9, 12)
+            )
         opts.append(opt)
     variant = {"id": vid, "title": title, "rules": fixed}
-    return GameSpec(vid, title, "morris", partial(MorrisGame, variant), tuple(opts), (2,),
-                    description=title, random_game_cap=None)
+    return GameSpec(
+        vid,
+        title,
+        "morris",
+        partial(MorrisGame, variant),
+        tuple(opts),
+        (2,),
+        description=title,
+        random_game_cap=None,
+    )
 
 
 register(*(_spec(*v) for v in _VARIANTS))

@@ -30,7 +30,9 @@ class MorrisSolverAgent(Agent):
         try:
             scored = self._solution(state).move_values(state)
         except KeyError:
-            raise QipanError("this position cannot arise from the start: the solver has no value for it") from None
+            raise QipanError(
+                "this position cannot arise from the start: the solver has no value for it"
+            ) from None
         best = max(v for _, v, _ in scored)
         pool = [(m, d) for m, v, d in scored if v == best]
         if best == WIN:
@@ -43,5 +45,11 @@ class MorrisSolverAgent(Agent):
         return self.rng.choice([m for m, _ in pool])
 
 
-register_agent(AgentSpec("morris-solver", MorrisSolverAgent, "perfect play for Three Men's Morris (exhaustive solver)",
-                         families=("morris",)))
+register_agent(
+    AgentSpec(
+        "morris-solver",
+        MorrisSolverAgent,
+        "perfect play for Three Men's Morris (exhaustive solver)",
+        families=("morris",),
+    )
+)

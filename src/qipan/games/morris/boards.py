@@ -53,8 +53,15 @@ _DIAGONAL_LINES = _triples("a7-b6-c5 g7-f6-e5 a1-b2-c3 g1-f2-e3")
 
 def nine_board() -> Board:
     lines = _NINE_SIDES + _CROSS_LINES
-    return Board("nine", 7, _points(_NINE_EDGES, lines), tuple(_NINE_EDGES), tuple(lines),
-                 tuple(_NINE_SIDES), tuple(_CROSS_LINES))
+    return Board(
+        "nine",
+        7,
+        _points(_NINE_EDGES, lines),
+        tuple(_NINE_EDGES),
+        tuple(lines),
+        tuple(_NINE_SIDES),
+        tuple(_CROSS_LINES),
+    )
 
 
 def twelve_board(diagonal_mills: bool = True) -> Board:
@@ -62,8 +69,9 @@ def twelve_board(diagonal_mills: bool = True) -> Board:
     edges = _NINE_EDGES + _DIAGONAL_EDGES
     radial = _CROSS_LINES + _DIAGONAL_LINES
     lines = _NINE_SIDES + _CROSS_LINES + (_DIAGONAL_LINES if diagonal_mills else [])
-    return Board("twelve", 7, _points(edges, lines), tuple(edges), tuple(lines),
-                 tuple(_NINE_SIDES), tuple(radial))
+    return Board(
+        "twelve", 7, _points(edges, lines), tuple(edges), tuple(lines), tuple(_NINE_SIDES), tuple(radial)
+    )
 
 
 # -- the 16-point board ---------------------------------------------------------------------
@@ -76,8 +84,9 @@ _SIX_LINES = _triples("a5-c5-e5 e5-e3-e1 e1-c1-a1 a1-a3-a5 b4-c4-d4 d4-d3-d2 d2-
 
 
 def six_board() -> Board:
-    return Board("six", 5, _points(_SIX_EDGES, _SIX_LINES), tuple(_SIX_EDGES), tuple(_SIX_LINES),
-                 tuple(_SIX_LINES), ())
+    return Board(
+        "six", 5, _points(_SIX_EDGES, _SIX_LINES), tuple(_SIX_EDGES), tuple(_SIX_LINES), tuple(_SIX_LINES), ()
+    )
 
 
 # -- the 3x3 board --------------------------------------------------------------------------
@@ -90,8 +99,9 @@ _THREE_DIAGONAL_LINES = _triples("a1-b2-c3 c1-b2-a3")
 def three_board(diagonals: bool) -> Board:
     edges = _THREE_EDGES + (_THREE_DIAGONAL_EDGES if diagonals else [])
     lines = _THREE_LINES + (_THREE_DIAGONAL_LINES if diagonals else [])
-    return Board("three-diagonal" if diagonals else "three", 3, _points(edges, lines), tuple(edges),
-                 tuple(lines))
+    return Board(
+        "three-diagonal" if diagonals else "three", 3, _points(edges, lines), tuple(edges), tuple(lines)
+    )
 
 
 def make_board(kind: str, diagonals: bool) -> Board:

@@ -46,7 +46,9 @@ def evaluate(state: MorrisState, player: int) -> float:
         score += 0.25 * (state.in_mills(white).bit_count() - state.in_mills(black).bit_count()) / 3
     w_once, w_twice = _closers(state, white, empty)
     b_once, b_twice = _closers(state, black, empty)
-    score += 0.3 * (w_once.bit_count() - b_once.bit_count()) + 0.5 * (w_twice.bit_count() - b_twice.bit_count())
+    score += 0.3 * (w_once.bit_count() - b_once.bit_count()) + 0.5 * (
+        w_twice.bit_count() - b_twice.bit_count()
+    )
     score += _mobility(state, 0, empty) - _mobility(state, 1, empty)
     if state.to_move == 0 and w_once:
         score += 0.3

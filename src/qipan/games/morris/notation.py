@@ -98,7 +98,9 @@ def reason(state: MorrisState, f: int, t: int, removed: int) -> str:
     empty = tb.full ^ (own | opp)
     if state.pending:
         if t >= 0:
-            return f"the board is full: {me} must first remove a {them} stone (e.g. 'x{names[next(bits(opp))]}')"
+            return (
+                f"the board is full: {me} must first remove a {them} stone (e.g. 'x{names[next(bits(opp))]}')"
+            )
         return _removal_reason(state, removed, 1, opp, them) or "that removal is not allowed"
     if t < 0:
         return "a bare removal is only played after the board fills up (full_board=each_removes)"
@@ -127,8 +129,11 @@ def reason(state: MorrisState, f: int, t: int, removed: int) -> str:
             if r.goal == "mill" and any(own2 & pm == pm for pm in tb.pairs[t]):
                 bad = _removal_reason(state, removed, 1, opp, them, [])
                 return bad or f"{what} forms a mill but no {them} stone may be removed"
-            return f"{what} removes nothing: no mill is formed" if r.captures == "mill" else \
-                f"{what} makes no 直, 擔 or 槓: nothing may be removed"
+            return (
+                f"{what} removes nothing: no mill is formed"
+                if r.captures == "mill"
+                else f"{what} makes no 直, 擔 or 槓: nothing may be removed"
+            )
         return f"{what} is not a legal move here"
     if not removed:
         if r.captures == "zhiqi":
@@ -150,7 +155,11 @@ def _removal_reason(state, removed: int, count: int, opp: int, them: str, option
         return ""
     in_mill = state.in_mills(opp)
     for v in bits(removed):
-        if in_mill >> v & 1 and state.rules.protection != "no_mill_protection" and not state.removable(opp) >> v & 1:
+        if (
+            in_mill >> v & 1
+            and state.rules.protection != "no_mill_protection"
+            and not state.removable(opp) >> v & 1
+        ):
             if state.rules.protection == "always_protected":
                 return f"{names[v]} is in a mill and stones in mills are never removed"
             return f"{names[v]} is in a mill and {them} has stones outside mills"
@@ -184,7 +193,8 @@ def read_position(game, text: str) -> MorrisState:
         key = key.lower()
         if not sep or key not in ("w", "b", "hands", "to", "nmove", "ply", "remove", "result"):
             raise NotationError(
-                f"bad position field {token!r}: expected W:, B:, hands:, to:, nmove:, ply:, remove:, result:")
+                f"bad position field {token!r}: expected W:, B:, hands:, to:, nmove:, ply:, remove:, result:"
+            )
         if key in fields:
             raise NotationError(f"position field {key!r} given twice")
         fields[key] = value

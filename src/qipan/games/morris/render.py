@@ -16,8 +16,12 @@ def _status(state: MorrisState) -> str:
     if state.outcome is not None:
         return f"Game over: {state.outcome.result_text()} ({state.outcome.reason})"
     c = state.to_move
-    what = {"placing": "to place", "moving": "to move", "flying": "to move (flying)",
-            "removing": "to remove a stone (full board)"}[state.phase(c)]
+    what = {
+        "placing": "to place",
+        "moving": "to move",
+        "flying": "to move (flying)",
+        "removing": "to remove a stone (full board)",
+    }[state.phase(c)]
     return f"{COLOUR[c]} {what}"
 
 
@@ -75,35 +79,47 @@ def svg(state: MorrisState, cell: int = 60) -> str:
         f, to, rem, _, _ = last.data
         from_to = {t.names[i] for i in (f, to) if i >= 0}
         removed = {t.names[i] for i in bits(rem)}
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {side + 24}" '
-           f'width="{side}" height="{side + 24}" class="qipan-morris">',
-           f'<rect width="{side}" height="{side + 24}" fill="#e8c98f"/>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {side + 24}" '
+        f'width="{side}" height="{side + 24}" class="qipan-morris">',
+        f'<rect width="{side}" height="{side + 24}" fill="#e8c98f"/>',
+    ]
     for a, b in t.board.edges:
         (x1, y1), (x2, y2) = xy(a), xy(b)
-        out.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="#3b2a14" stroke-width="3"/>')
+        out.append(
+            f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="#3b2a14" stroke-width="3"/>'
+        )
     for i, name in enumerate(t.names):
         x, y = xy(name)
         hl = ' stroke="#d02020" stroke-width="4"' if name in from_to else ""
-        out.append(f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.16:g}" fill="#3b2a14" '
-                   f'data-target="{name}" class="point"{hl}><title>{name}</title></circle>')
+        out.append(
+            f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.16:g}" fill="#3b2a14" '
+            f'data-target="{name}" class="point"{hl}><title>{name}</title></circle>'
+        )
         owner = 0 if state.bb[0] >> i & 1 else 1 if state.bb[1] >> i & 1 else None
         if owner is not None:
             fill, edge = ("#f7f3ea", "#222") if owner == 0 else ("#1d1d1d", "#000")
             ring = "#d02020" if name in from_to else edge
             width = 4 if name in from_to else 2
-            out.append(f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.36:g}" fill="{fill}" stroke="{ring}" '
-                       f'stroke-width="{width}" data-target="{name}" class="stone {_STONE[owner]}">'
-                       f'<title>{name}</title></circle>')
+            out.append(
+                f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.36:g}" fill="{fill}" stroke="{ring}" '
+                f'stroke-width="{width}" data-target="{name}" class="stone {_STONE[owner]}">'
+                f"<title>{name}</title></circle>"
+            )
         if name in removed:
             d = cell * 0.22
-            out.append(f'<path d="M{x - d:g},{y - d:g} L{x + d:g},{y + d:g} M{x - d:g},{y + d:g} '
-                       f'L{x + d:g},{y - d:g}" stroke="#d02020" stroke-width="4" class="removed"/>')
+            out.append(
+                f'<path d="M{x - d:g},{y - d:g} L{x + d:g},{y + d:g} M{x - d:g},{y + d:g} '
+                f'L{x + d:g},{y - d:g}" stroke="#d02020" stroke-width="4" class="removed"/>'
+            )
     for i in range(size):
         x = margin + cell * i
         out.append(f'<text x="{x:g}" y="{side - 6}" font-size="14" text-anchor="middle">{chr(97 + i)}</text>')
         y = margin + cell * (size - 1 - i)
         out.append(f'<text x="10" y="{y + 5:g}" font-size="14">{i + 1}</text>')
-    out.append(f'<text x="{side / 2:g}" y="{side + 16}" font-size="14" text-anchor="middle">'
-               f'{escape(_status(state))} · hands W {state.hand[0]} B {state.hand[1]}</text>')
+    out.append(
+        f'<text x="{side / 2:g}" y="{side + 16}" font-size="14" text-anchor="middle">'
+        f"{escape(_status(state))} · hands W {state.hand[0]} B {state.hand[1]}</text>"
+    )
     out.append("</svg>")
     return "\n".join(out)

@@ -96,8 +96,10 @@ class Tables:
         self.fly_tab = [self._chunk_table(f) for f in range(n)]
         self._captures: dict[int, tuple[Move, ...]] = {}
         # The point indices in each 8-bit chunk value (iterating a mask without bit tricks).
-        self.points_in = [[tuple(8 * k + j for j in range(8) if byte >> j & 1 and 8 * k + j < n)
-                           for byte in range(256)] for k in range(3)]
+        self.points_in = [
+            [tuple(8 * k + j for j in range(8) if byte >> j & 1 and 8 * k + j < n) for byte in range(256)]
+            for k in range(3)
+        ]
         self.slide_tab = []
         for f in range(n):
             table = {}

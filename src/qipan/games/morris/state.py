@@ -37,8 +37,14 @@ class MorrisState(State):
     # -- position key --------------------------------------------------------------------
     def key(self) -> int:
         """The exact position as one int: both boards, hands, side to move, pending removals."""
-        return (self.bb[0] | self.bb[1] << 24 | self.hand[0] << 48 | self.hand[1] << 53
-                | (self.to_move if self.to_move is not None else 2) << 58 | self.pending << 60)
+        return (
+            self.bb[0]
+            | self.bb[1] << 24
+            | self.hand[0] << 48
+            | self.hand[1] << 53
+            | (self.to_move if self.to_move is not None else 2) << 58
+            | self.pending << 60
+        )
 
     def _count_position(self) -> int | None:
         """Count the current position for the repetition rule; return its key if counted."""
@@ -379,4 +385,3 @@ class MorrisState(State):
         from .notation import write_position
 
         return write_position(self)
-
