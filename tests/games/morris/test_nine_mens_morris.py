@@ -257,3 +257,40 @@ def test_stones_option():
     assert state.phase(0) == "moving"
     with pytest.raises(qipan.OptionError):
         qipan.load("nine-mens-morris", stones=13)
+
+
+# -- the openspiel preset and the registry ---------------------------------------------------------
+def test_openspiel_preset_caps_at_200_plies_without_repetition_or_n_move_rules():
+    game = qipan.load("openspiel")
+    assert (game.rules.max_plies, game.rules.repetition_count, game.rules.n_move) == (200, None, 0)
+    state = game.position(SHUFFLE.replace("to:W", "to:W ply:196"))
+    state.play_many(["b6-d6", "c3-c4", "d6-b6"])
+    assert state.outcome is None
+    state.play("c4-c3")  # the 200th ply (and a repeated position: no repetition rule here)
+    assert state.outcome.is_draw and "200-ply cap" in state.outcome.reason
+
+
+def test_registry_lists_every_preset_with_its_options():
+    ids = {s.id for s in qipan.specs() if s.family == "morris"}
+    assert ids == {
+        "three-mens-morris",
+        "three-mens-morris-kurna",
+        "six-mens-morris",
+        "nine-mens-morris",
+        "twelve-mens-morris",
+        "zhiqi",
+        "openspiel",
+    }
+    nine = {o.name: o for o in qipan.spec("nine-mens-morris").options}
+    assert set(nine) >= {"flying", "take_per_mill", "protection", "repetition_count", "n_move", "max_plies",
+                         "full_board", "stones", "first_player"}
+    assert nine["protection"].choices == ("fallback", "always_protected", "no_mill_protection")
+    assert nine["flying"].allow_none and nine["n_move"].default == 100
+    assert {o.name for o in qipan.spec("zhiqi").options} >= {"dan_gang_moving_only", "stones"}
+    assert {o.name for o in qipan.spec("twelve-mens-morris").options} >= {"diagonal_mills", "full_board"}
+    assert {o.name for o in qipan.spec("three-mens-morris-kurna").options} >= {"move_anywhere", "diagonal_lines"}
+    with pytest.raises(qipan.OptionError, match="one of fallback, always_protected, no_mill_protection"):
+        qipan.load("nine-mens-morris", protection="sometimes")
+    with pytest.raises(qipan.OptionError, match="no option"):
+        qipan.load("three-mens-morris", flying=3)
+    assert qipan.load("nine-mens-morris", n_move="50", flying="none").rules.flying is None

@@ -150,3 +150,17 @@ def test_zhiqi_dan_path_has_a_button_and_text_round_trips():
     dan = state.game.parse("d7xg7xa7", state)
     assert dan.text == "d7xa7xg7" and dan.path == ("d7", "擔")
     assert state.game.parse("d7 擔 xa7 xg7", state) is dan
+
+
+def test_finished_positions_round_trip():
+    game = qipan.load("nine-mens-morris")
+    state = game.position("W:a7,d7,g4,b2,d2 B:a1,c3,e3 to:W")
+    state.play("g4-g7xa1")
+    text = state.position()
+    assert "to:- result:1-0" in text
+    again = game.position(text)
+    assert again.outcome.winners == (0,) and again.key() == state.key() and again.legal_moves() == []
+    with pytest.raises(NotationError, match="finished position"):
+        game.position("W:a7 B:a1 hands:8,8 to:-")
+    with pytest.raises(NotationError, match="finished position"):
+        game.position("W:a7 B:a1 hands:8,8 to:W result:1-0")

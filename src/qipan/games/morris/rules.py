@@ -150,6 +150,8 @@ class Tables:
                 key = base | k << 8 | byte
                 moves = cache.get(key)
                 if moves is None:
+                    if len(cache) > 200_000:  # bound the memory; the Move objects themselves stay
+                        cache.clear()
                     moves = cache[key] = tuple(self.move(f, to, 1 << v) for v in self.points_in[k][byte])
                 out.extend(moves)
         return out
