@@ -2,6 +2,11 @@
 move, colours alternating. Prints progress and the win rate (target: >= 90%).
 
     .venv/bin/python benchmarks/pente_vs_mcts.py --games 100 --time 0.1
+    .venv/bin/python benchmarks/pente_vs_mcts.py --games 40 --game pente-4   # 1 pente vs 3 mcts
+
+With four players the pente agent takes seat ``game % 4`` and the other seats are the
+opponent; a win of its side (in pente-team, its team: the partner is then an opponent
+agent too) counts.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from qipan.agents import load as load_agent
 
 
 def play(game, agents, max_plies: int):
-    state = game.new()
+    state = game.new(players=len(agents))
     while state.outcome is None and state.ply < max_plies:
         state.play(agents[state.to_move].choose(state))
     return state
@@ -33,10 +38,10 @@ def main() -> None:
     plies = 0
     start = time.perf_counter()
     for k in range(args.games):
-        pente = load_agent("pente", time=args.time, seed=k)
-        other = load_agent(args.opponent, time=args.time, seed=k)
-        seat = k % 2  # the pente agent plays first in even games
-        agents = [pente, other] if seat == 0 else [other, pente]
+        n = game.players[0]
+        seat = k % n  # the pente agent plays first in every n-th game
+        agents = [load_agent(args.opponent, time=args.time, seed=k * 10 + p) for p in range(n)]
+        agents[seat] = load_agent("pente", time=args.time, seed=k)
         state = play(game, agents, args.max_plies)
         plies += state.ply
         if state.outcome is None or not state.outcome.winners:
