@@ -9,6 +9,7 @@ after every game, and the mean time per move of each agent is printed to show th
 was equal.
 
     .venv/bin/python benchmarks/modx_vs_mcts.py --games 100 --games4 40 --time 0.1
+    .venv/bin/python benchmarks/modx_vs_mcts.py --games 0 --games4 0 --games3 30 --teams 20
 """
 
 from __future__ import annotations
@@ -67,15 +68,20 @@ def match(game_id: str, players: int, games: int, seconds: float, seed: int) -> 
         )
 
     result = run_match(game, agents, games, seed=seed, players=players, progress=progress)
-    other_wins = sum(result.wins[1:])
+    teams = bool(game.options.get("teams"))
+    mcts = [i for i, a in enumerate(agents) if a.agent.name == "mcts"]
+    # In teams both partners are credited with a win: count the mcts side once.
+    other_wins = result.wins[mcts[0]] if teams else sum(result.wins[i] for i in mcts)
     print(
         f"result {game_id}: modx won {result.wins[0]} of {result.games} games ({result.wins[0] / games:.0%}), "
-        f"mcts agents won {other_wins}, draws {result.draws}, unfinished {result.unfinished}"
+        f"mcts {'side' if teams else 'agents'} won {other_wins}, draws {result.draws}, "
+        f"unfinished {result.unfinished}"
     )
     print(f"  modx points share {result.rate(0):.1%} (draw = 1/2)")
+    fair = 0.5 if teams else 1 / players
     print(
-        f"  fair share of wins {1 / players:.0%}; time per move: modx {agents[0].per_move() * 1000:.0f} ms, "
-        f"mcts {sum(a.per_move() for a in agents[1:]) / (players - 1) * 1000:.0f} ms; {result.seconds:.0f} s"
+        f"  fair share of wins {fair:.0%}; time per move: modx {agents[0].per_move() * 1000:.0f} ms, "
+        f"mcts {sum(agents[i].per_move() for i in mcts) / len(mcts) * 1000:.0f} ms; {result.seconds:.0f} s"
     )
 
 
@@ -85,6 +91,8 @@ def main() -> None:
     )
     parser.add_argument("--games", type=int, default=100, help="two-player games (0 to skip)")
     parser.add_argument("--games4", type=int, default=40, help="four-player games (0 to skip)")
+    parser.add_argument("--games3", type=int, default=0, help="three-player games (modx vs 2 mcts)")
+    parser.add_argument("--teams", type=int, default=0, help="2v2 team games (modx pair vs mcts pair)")
     parser.add_argument("--time", type=float, default=0.1, help="seconds per move for every agent")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -92,6 +100,10 @@ def main() -> None:
         match("modx", 2, args.games, args.time, args.seed)
     if args.games4:
         match("modx-4", 4, args.games4, args.time, args.seed)
+    if args.games3:
+        match("modx-3", 3, args.games3, args.time, args.seed)
+    if args.teams:
+        match("modx-teams", 4, args.teams, args.time, args.seed)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ import time as _time
 from ...agents.base import Agent
 from ...core.move import Move
 from .evaluation import evaluate_raw, placement_gains, relocation_penalties, setup_scores
-from .rules import PLAY, RELOCATE, SETUP, ModXState
+from .rules import RELOCATE, SETUP, ModXState, placement_move
 
 WIN = 1000.0
 
@@ -105,11 +105,7 @@ class ModXAgent(Agent):
         answers = sorted(gains, key=lambda s: (-gains[s], s))[: self.replies]
         worst = float("inf")
         for s in answers:
-            move = (
-                next(m for m in work.legal_moves() if m.data[1] == s)
-                if work.scored_by(work.to_move, s)
-                else _plain(s)
-            )
+            move = placement_move(s, work.scored_by(work.to_move, s))
             count = self._play_turn(work, move)
             value = evaluate_raw(work, me)
             self._undo(work, count)
@@ -117,12 +113,3 @@ class ModXAgent(Agent):
             if worst <= floor:
                 break
         return worst
-
-
-def _plain(s: int) -> Move:
-    from .rules import PLACE_MOVES
-
-    return PLACE_MOVES[s]
-
-
-__all__ = ["ModXAgent", "PLAY"]
