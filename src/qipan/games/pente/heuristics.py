@@ -89,44 +89,107 @@ def winning_points(state: PenteState, p: int, points: list[int] | None = None) -
     return [i for i in points if wins_at(state, i, p)]
 
 
+# Cell codes seen from the player to move: the line patterns below are cached by code.
+C_EMPTY, C_OWN, C_PARTNER, C_OFF, C_FOE = 0, 1, 2, 3, 4
+
+
+_CODES: dict[tuple[int, int, int | None], list[int]] = {}
+
+
+def _codes(state: PenteState, p: int) -> list[int]:
+    """Cell value -> code for player ``p``: foes get distinct codes from C_FOE up."""
+    n = state.num_players
+    partner = state.game.partner(p, n)
+    key = (n, p, partner)
+    code = _CODES.get(key)
+    if code is None:
+        code = _CODES[key] = _make_codes(n, p, partner)
+    return code
+
+
+def _make_codes(n: int, p: int, partner: int | None) -> list[int]:
+    code = [C_OFF] * (OFF + 1)
+    code[EMPTY] = C_EMPTY
+    for q in range(n):
+        if q == p:
+            code[q + 1] = C_OWN
+        elif q == partner:
+            code[q + 1] = C_PARTNER
+        else:
+            code[q + 1] = C_FOE + (q - p) % n
+    return code
+
+
+_PATTERNS: dict[tuple, tuple[int, int, int, int, int, int, int]] = {}
+
+
+def _line_pattern(key: tuple, need: int, count_partner: bool) -> tuple[int, int, int, int, int, int, int]:
+    """What placing on the empty centre of ``key`` (4 codes before it, 4 after, along one
+    line) is worth: (attack, defence, stones taken, own pairs saved, capture threats made,
+    own pairs exposed, most own stones in a clean window)."""
+    cells = key[:4] + (C_EMPTY,) + key[4:]
+    attack = defence = best = 0
+    for start in range(4 - (need - 1), 5):
+        window = cells[start : start + need]
+        if C_OFF in window:
+            continue
+        colours = {c for c in window if c != C_EMPTY}
+        if not colours or colours == {C_OWN}:
+            own = window.count(C_OWN)
+            attack += ATTACK[own]
+            best = max(best, own)
+        elif len(colours) == 1 and min(colours) >= C_FOE:
+            defence += DEFENCE[need - window.count(C_EMPTY)]
+    taken = saved = threats = exposed = 0
+    for side in (1, -1):
+        a, b, c = cells[4 + side], cells[4 + 2 * side], cells[4 + 3 * side]
+        back = cells[4 - side]
+        stones = a not in (C_EMPTY, C_OWN, C_OFF) and b not in (C_EMPTY, C_OWN, C_OFF)
+        if stones and c == C_OWN:
+            taken += (a != C_PARTNER or count_partner) + (b != C_PARTNER or count_partner)
+        if a in (C_OWN, C_PARTNER) and b in (C_OWN, C_PARTNER) and c >= C_FOE:
+            saved += 1
+        if a >= C_FOE and b >= C_FOE and c == C_EMPTY:
+            threats += 1
+        if (a == C_OWN and b >= C_FOE and back == C_EMPTY) or (a == C_OWN and b == C_EMPTY and back >= C_FOE):
+            exposed += 1
+    return attack, defence, taken, saved, threats, exposed, best
+
+
+def _patterns(state: PenteState, i: int, p: int) -> list[tuple[int, int, int, int, int, int, int]]:
+    cells, code = state.cells, _codes(state, p)
+    need, count_partner = state.game.win_length, state.game.count_partner
+    out = []
+    for d in state.geom.dirs4:
+        key = (
+            code[cells[i - 4 * d]], code[cells[i - 3 * d]], code[cells[i - 2 * d]], code[cells[i - d]],
+            code[cells[i + d]], code[cells[i + 2 * d]], code[cells[i + 3 * d]], code[cells[i + 4 * d]],
+        )  # fmt: skip
+        full = (key, need, count_partner)
+        value = _PATTERNS.get(full)
+        if value is None:
+            value = _PATTERNS[full] = _line_pattern(key, need, count_partner)
+        out.append(value)
+    return out
+
+
 def move_score(state: PenteState, i: int, p: int) -> int:
-    """How good placing ``p`` on empty ``i`` looks, attack and defence together."""
-    g, cells = state.geom, state.cells
-    me = p + 1
-    need = state.game.win_length
-    foes = {q + 1 for q in enemies(state, p)}
-    score = 0
-    span = need - 1
-    for d in g.dirs4:
-        vals = [cells[i + k * d] for k in range(-span, span + 1)]
-        for s in range(need):
-            window = vals[s : s + need]
-            if OFF in window:
-                continue
-            own = window.count(me)
-            stones = need - window.count(EMPTY)  # stones in the window (i itself is empty)
-            if own == stones:
-                score += ATTACK[own] if own < len(ATTACK) else ATTACK[-1]
-            elif own == 0:
-                colours = {c for c in window if c != EMPTY}
-                if len(colours) == 1 and colours <= foes:
-                    score += DEFENCE[min(stones, len(DEFENCE) - 1)]
-    # captures made, blocked and threatened; own pairs left exposed
-    taken = captured_count(state, i, p)
+    """How good placing ``p`` on empty ``i`` looks, attack and defence together: line
+    windows, captures (worth more as the count nears 10), own pairs saved from capture,
+    capture threats made, own pairs left exposed."""
+    score = taken = saved = 0
+    for attack, defence, t, sv, threats, exposed, _ in _patterns(state, i, p):
+        score += attack + defence + CAPTURE_THREAT * threats - EXPOSED * exposed
+        taken += t
+        saved += sv
     if taken:
+        m = state.game.max_pairs
+        if m is not None:
+            taken = min(taken, 2 * m)
         score += CAPTURE * taken // 2 * (1 + state.team_captures(p) // 4)
-    for q in foes:
-        blocked = len(state.capture_dirs(i, q - 1))
-        if blocked:
-            score += CAPTURE_BLOCK * blocked * (1 + state.captures[q - 1] // 4)
-    for d in g.dirs8:
-        a, b, c = cells[i + d], cells[i + 2 * d], cells[i + 3 * d]
-        if a in foes and b == a and c == EMPTY:
-            score += CAPTURE_THREAT
-        if a == me and b in foes and cells[i - d] == EMPTY:
-            score -= EXPOSED
-        if a == me and b == EMPTY and cells[i - d] in foes:
-            score -= EXPOSED
+    if saved:
+        worst = max(state.captures[q] for q in enemies(state, p))
+        score += CAPTURE_BLOCK * saved * (1 + worst // 4)
     return score
 
 
@@ -160,18 +223,7 @@ def evaluate(state: PenteState, player: int) -> float:
 def max_window(state: PenteState, i: int, p: int) -> int:
     """The most own stones in a line window through empty ``i`` that holds no other stone:
     ``win_length - 2`` means placing on ``i`` makes a four (a threat to win)."""
-    g, cells = state.geom, state.cells
-    me, need = p + 1, state.game.win_length
-    span = need - 1
-    best = 0
-    for d in g.dirs4:
-        vals = [cells[i + k * d] for k in range(-span, span + 1)]
-        for s in range(need):
-            window = vals[s : s + need]
-            own = window.count(me)
-            if own > best and own + window.count(EMPTY) == need:
-                best = own
-    return best
+    return max(v[6] for v in _patterns(state, i, p))
 
 
 def threatens_capture_win(state: PenteState, i: int, p: int) -> bool:
