@@ -348,6 +348,9 @@ def test_max_pairs_per_move_lets_the_mover_choose():
 def test_max_pairs_unlimited_by_default():
     s = setup("ply=6 next=1 1:N10,K13 2:L10,M10,K11,K12")
     assert [m.text for m in s.legal_moves() if m.text.startswith("K10")] == ["K10"]
+    assert s.game.parse("K10xL10xK11", s).text == "K10"  # naming every pair is accepted
+    with pytest.raises(IllegalMove, match="not what was written"):
+        s.game.parse("K10xL10", s)
 
 
 # -- scenario 10 and the four-player games -------------------------------------------------

@@ -284,13 +284,14 @@ class PenteState(State):
         if error:
             raise IllegalMove(error, g.name[i])
         choices = self._choices(i)
-        if len(choices) == 1 and (not taken or self._takes(choices[0], i) == set(taken)):
-            return choices[0]
-        for move in choices:
-            if len(choices) > 1 and self._takes(move, i) == set(taken):
-                return move
         if len(choices) == 1:
-            raise IllegalMove(f"{g.name[i]} captures {self._describe(choices[0], i)}, not what was written")
+            move = choices[0]
+            if taken and self._takes(move, i) != set(taken):
+                raise IllegalMove(f"{g.name[i]} captures {self._describe(move, i)}, not what was written")
+            return move
+        for move in choices:
+            if self._takes(move, i) == set(taken):
+                return move
         options = ", ".join(m.text for m in choices)
         raise IllegalMove(
             f"{g.name[i]} can capture more pairs than allowed: choose one of {options}", g.name[i]
