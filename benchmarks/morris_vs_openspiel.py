@@ -15,55 +15,86 @@ import time
 import qipan
 
 
-def qipan_playouts(seconds: float, seed: int = 1) -> tuple[int, int, int]:
-    """(actions, plies, games) of random playouts for ``seconds``."""
-    game = qipan.load("openspiel")
-    rng = random.Random(seed)
-    choice = rng.choice
-    actions = plies = games = 0
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        state = game.new()
-        while state.outcome is None:
-            move = choice(state.legal_moves())
-            state.play(move)
-            plies += 1
-            actions += 1 + (move.data[2] != 0)  # count a removal as OpenSpiel does: its own action
-        games += 1
-    return actions, plies, games
+class QipanRunner:
+    """Random playouts in qipan: ``legal_moves()`` + ``play(move)``."""
+
+    def __init__(self, seed: int = 1):
+        self.game = qipan.load("openspiel")
+        self.rng = random.Random(seed)
+        self.actions = self.plies = self.games = 0
+        self.seconds = 0.0
+
+    def run(self, seconds: float) -> None:
+        choice = self.rng.choice
+        start = time.perf_counter()
+        end = start + seconds
+        actions = plies = 0
+        while time.perf_counter() < end:
+            state = self.game.new()
+            while state.outcome is None:
+                move = choice(state.legal_moves())
+                state.play(move)
+                plies += 1
+                actions += 1 + (move.data[2] != 0)  # a removal is its own action in OpenSpiel
+            self.games += 1
+        self.seconds += time.perf_counter() - start
+        self.actions += actions
+        self.plies += plies
 
 
-def openspiel_playouts(seconds: float, seed: int = 1) -> tuple[int, int]:
-    import pyspiel
+class OpenSpielRunner:
+    """Random playouts in OpenSpiel from Python: ``legal_actions()`` + ``apply_action``."""
 
-    game = pyspiel.load_game("nine_mens_morris")
-    rng = random.Random(seed)
-    choice = rng.choice
-    actions = games = 0
-    end = time.perf_counter() + seconds
-    while time.perf_counter() < end:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            state.apply_action(choice(state.legal_actions()))
-            actions += 1
-        games += 1
-    return actions, games
+    def __init__(self, seed: int = 1):
+        import pyspiel
+
+        self.game = pyspiel.load_game("nine_mens_morris")
+        self.rng = random.Random(seed)
+        self.actions = self.games = 0
+        self.seconds = 0.0
+
+    def run(self, seconds: float) -> None:
+        choice = self.rng.choice
+        start = time.perf_counter()
+        end = start + seconds
+        actions = 0
+        while time.perf_counter() < end:
+            state = self.game.new_initial_state()
+            while not state.is_terminal():
+                state.apply_action(choice(state.legal_actions()))
+                actions += 1
+            self.games += 1
+        self.seconds += time.perf_counter() - start
+        self.actions += actions
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per engine (default 5)")
+    parser.add_argument("--slices", type=int, default=10, help="alternate the engines this many times")
     args = parser.parse_args()
-    q_actions, q_plies, q_games = qipan_playouts(args.seconds)
-    q_rate = q_actions / args.seconds
-    print(f"qipan     : {q_rate:12,.0f} actions/s  ({q_plies / args.seconds:,.0f} plies/s, {q_games} games)")
+    ours = QipanRunner()
     try:
-        o_actions, o_games = openspiel_playouts(args.seconds)
+        theirs = OpenSpielRunner()
     except ImportError:
+        theirs = None
+    # Alternate short slices so that a change in machine load affects both engines alike.
+    ours.run(0.5)  # warm-up: fill the move tables' caches
+    ours.actions = ours.plies = ours.games = 0
+    ours.seconds = 0.0
+    for _ in range(args.slices):
+        ours.run(args.seconds / args.slices)
+        if theirs is not None:
+            theirs.run(args.seconds / args.slices)
+    q_rate = ours.actions / ours.seconds
+    print(
+        f"qipan     : {q_rate:12,.0f} actions/s  ({ours.plies / ours.seconds:,.0f} plies/s, {ours.games} games)"
+    )
+    if theirs is None:
         print("OpenSpiel : not installed (pip install open-spiel)")
         return
-    o_rate = o_actions / args.seconds
-    print(f"OpenSpiel : {o_rate:12,.0f} actions/s  ({o_games} games)")
+    o_rate = theirs.actions / theirs.seconds
+    print(f"OpenSpiel : {o_rate:12,.0f} actions/s  ({theirs.games} games)")
     print(f"ratio qipan / OpenSpiel = {q_rate / o_rate:.3f}  (target >= 0.10)")
 
 

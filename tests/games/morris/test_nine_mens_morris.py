@@ -282,13 +282,25 @@ def test_registry_lists_every_preset_with_its_options():
         "openspiel",
     }
     nine = {o.name: o for o in qipan.spec("nine-mens-morris").options}
-    assert set(nine) >= {"flying", "take_per_mill", "protection", "repetition_count", "n_move", "max_plies",
-                         "full_board", "stones", "first_player"}
+    assert set(nine) >= {
+        "flying",
+        "take_per_mill",
+        "protection",
+        "repetition_count",
+        "n_move",
+        "max_plies",
+        "full_board",
+        "stones",
+        "first_player",
+    }
     assert nine["protection"].choices == ("fallback", "always_protected", "no_mill_protection")
     assert nine["flying"].allow_none and nine["n_move"].default == 100
     assert {o.name for o in qipan.spec("zhiqi").options} >= {"dan_gang_moving_only", "stones"}
     assert {o.name for o in qipan.spec("twelve-mens-morris").options} >= {"diagonal_mills", "full_board"}
-    assert {o.name for o in qipan.spec("three-mens-morris-kurna").options} >= {"move_anywhere", "diagonal_lines"}
+    assert {o.name for o in qipan.spec("three-mens-morris-kurna").options} >= {
+        "move_anywhere",
+        "diagonal_lines",
+    }
     with pytest.raises(qipan.OptionError, match="one of fallback, always_protected, no_mill_protection"):
         qipan.load("nine-mens-morris", protection="sometimes")
     with pytest.raises(qipan.OptionError, match="no option"):

@@ -114,7 +114,7 @@ class Tables:
         S = self.plane_shift = len(board.lines)
         self.plane_mask = (1 << S) - 1
         self.line_planes = [[0] * 256 for _ in range(3)]
-        self.plane_point = {}  # bit position in the planes -> point bit
+        self.plane_point = [0] * (3 * S)  # bit position in the planes -> point bit
         for i, line in enumerate(board.lines):
             for j, name in enumerate(line):
                 p = idx[name]

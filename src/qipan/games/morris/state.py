@@ -32,6 +32,8 @@ class MorrisState(State):
         self.pending = 0  # full-board removals still to make (full_board=each_removes)
         self.reps: dict[int, int] = {}
         self._moves: list[Move] | None = None
+        #: Captures are mills only (no 直棋 擔/槓, no line-wins goal): the fast path.
+        self._plain_mills = self.rules.goal == "mill" and self.rules.captures == "mill"
         self._count_position()
 
     # -- position key --------------------------------------------------------------------
@@ -89,7 +91,7 @@ class MorrisState(State):
         empty = t.full ^ (own | opp)
         if self.pending:
             return [t.move(-1, -1, 1 << v) for v in bits(self.removable(opp))]
-        hot = self._hot(own, opp, empty)
+        hot = t.closers(own) & empty if self._plain_mills else self._hot(own, opp, empty)
         moves: list[Move] = []
         extend = moves.extend
         landings = []  # (from, to) pairs that may remove a stone
@@ -109,16 +111,13 @@ class MorrisState(State):
             return moves
         else:
             r = self.rules
-            flies = r.move_anywhere or (r.flying is not None and own.bit_count() <= r.flying)
-            nbr, slide_tab = t.nbr, t.slide_tab
-            if flies:
+            if r.move_anywhere or (r.flying is not None and own.bit_count() <= r.flying):
                 plain = empty & ~hot
                 b0, b1, b2 = plain & 255, plain >> 8 & 255, plain >> 16 & 255
                 h = empty & hot
                 fly_tab = t.fly_tab
-            for k in (0, 1, 2):
-                for f in points_in[k][own >> 8 * k & 255]:
-                    if flies:
+                for k in (0, 1, 2):
+                    for f in points_in[k][own >> 8 * k & 255]:
                         ft = fly_tab[f]
                         extend(ft[0][b0])
                         extend(ft[1][b1])
@@ -127,19 +126,22 @@ class MorrisState(State):
                             for j in (0, 1, 2):
                                 for to in points_in[j][h >> 8 * j & 255]:
                                     landings.append((f, to))
-                        continue
-                    targets = nbr[f] & empty
-                    if not targets:
-                        continue
-                    h = targets & hot
-                    if h:
-                        targets ^= h
-                        while h:
-                            low = h & -h
-                            landings.append((f, low.bit_length() - 1))
-                            h ^= low
-                    if targets:
-                        extend(slide_tab[f][targets])
+            else:
+                nbr, slide_tab = t.nbr, t.slide_tab
+                for k in (0, 1, 2):
+                    for f in points_in[k][own >> 8 * k & 255]:
+                        targets = nbr[f] & empty
+                        if targets:
+                            h = targets & hot
+                            if h:
+                                targets ^= h
+                                while h:
+                                    low = h & -h
+                                    landings.append((f, low.bit_length() - 1))
+                                    h ^= low
+                                if not targets:
+                                    continue
+                            extend(slide_tab[f][targets])
         if landings:
             r = self.rules
             if r.captures == "mill" and r.take_per_mill == 1:
@@ -325,7 +327,9 @@ class MorrisState(State):
         if self.pending:
             return
         if not self.hand[o]:
-            empty = self.t.full ^ (self.bb[0] | self.bb[1])
+            t = self.t
+            own = self.bb[o]
+            empty = t.full ^ (self.bb[0] | self.bb[1])
             if r.placement_only:
                 if not self.hand[c]:
                     self._end(Outcome.draw(2, "all stones placed without a line"))
@@ -339,9 +343,11 @@ class MorrisState(State):
                     return
                 self._end(Outcome.win((c,), 2, f"the board is full: {COLOUR[o]} cannot move"))
                 return
-            elif not self.flies(o) and not self.t.neighbours_of(self.bb[o]) & empty:
-                self._end(Outcome.win((c,), 2, f"{COLOUR[o]} cannot move"))
-                return
+            elif not (r.move_anywhere or (r.flying is not None and own.bit_count() <= r.flying)):
+                nc = t.nbr_chunks
+                if not (nc[0][own & 255] | nc[1][own >> 8 & 255] | nc[2][own >> 16 & 255]) & empty:
+                    self._end(Outcome.win((c,), 2, f"{COLOUR[o]} cannot move"))
+                    return
         if r.n_move and self.nmove >= r.n_move:
             self._end(Outcome.draw(2, f"{r.n_move} plies without a removal"))
         elif r.max_plies is not None and self.plies >= r.max_plies:
