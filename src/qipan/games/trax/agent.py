@@ -9,7 +9,7 @@ import time as _time
 from ...agents.base import Agent
 from ...core.move import Move
 from .board import Board, IllegalTurn
-from .game import LIMIT, TraxState, free_placements
+from .game import LIMIT, TraxState, free_placements, legal_placements
 from .threats import evaluate, hot_cells, open_tracks
 
 WIN = 1000.0
@@ -79,16 +79,7 @@ class Search:
         return best
 
     def _legal_root(self) -> list[tuple[int, int]]:
-        board = self.board
-        moves = []
-        for pos, tile in free_placements(board, self.limited):
-            try:
-                placed = board.place(pos, tile)
-            except IllegalTurn:
-                continue
-            board.rollback(placed)
-            moves.append((pos, tile))
-        return moves
+        return legal_placements(self.board, self.limited)
 
     def _root(self, order, depth):
         scores = {}

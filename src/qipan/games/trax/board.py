@@ -27,6 +27,44 @@ def row_col(pos: int) -> tuple[int, int]:
     return r - OFFSET, c - OFFSET
 
 
+# The colour (0 white, 1 red) each tile shows on its S, W, N and E side.
+_SOUTH = tuple(COLOUR[t][2] for t in range(6))
+_WEST = tuple(COLOUR[t][3] for t in range(6))
+_NORTH = tuple(COLOUR[t][0] for t in range(6))
+_EAST = tuple(COLOUR[t][1] for t in range(6))
+
+
+def _masks(get, q: int) -> tuple[int, int]:
+    """Sides of the empty cell ``q`` (bit d for direction d) whose neighbour shows white,
+    and red, towards it. Unrolled: this is the innermost loop of every turn."""
+    white = red = 0
+    t = get(q - STRIDE)  # the neighbour to the north shows its south side
+    if t is not None:
+        if _SOUTH[t]:
+            red = 1
+        else:
+            white = 1
+    t = get(q + 1)
+    if t is not None:
+        if _WEST[t]:
+            red |= 2
+        else:
+            white |= 2
+    t = get(q + STRIDE)
+    if t is not None:
+        if _NORTH[t]:
+            red |= 4
+        else:
+            white |= 4
+    t = get(q - 1)
+    if t is not None:
+        if _EAST[t]:
+            red |= 8
+        else:
+            white |= 8
+    return white, red
+
+
 class IllegalTurn(Exception):
     """A free tile that breaks the rules; ``reason`` says why."""
 
@@ -76,16 +114,7 @@ class Board:
     # -- one tile ------------------------------------------------------------------------
     def neighbour_masks(self, pos: int) -> tuple[int, int]:
         """Sides of the empty cell ``pos`` whose neighbour shows white, and red, towards it."""
-        cells = self.cells
-        white = red = 0
-        for d in range(4):
-            t = cells.get(pos + DELTA[d])
-            if t is not None:
-                if COLOUR[t][d ^ 2] == WHITE:
-                    white |= 1 << d
-                else:
-                    red |= 1 << d
-        return white, red
+        return _masks(self.cells.get, pos)
 
     def fits(self, pos: int, tile: int) -> bool:
         """Does ``tile`` match every neighbour's colour on ``pos``?"""
@@ -104,6 +133,7 @@ class Board:
         keep them or ``rollback`` to take them away). Raises IllegalTurn, leaving the
         board unchanged, if a space with three same-coloured edges appears."""
         cells = self.cells
+        get = cells.get
         cells[pos] = tile
         placed = [(pos, tile)]
         todo = [pos + dd for dd in DELTA]
@@ -111,14 +141,7 @@ class Board:
             q = todo.pop()
             if q in cells:
                 continue
-            white = red = 0
-            for d in range(4):
-                t = cells.get(q + DELTA[d])
-                if t is not None:
-                    if COLOUR[t][d ^ 2] == WHITE:
-                        white |= 1 << d
-                    else:
-                        red |= 1 << d
+            white, red = _masks(get, q)
             nw, nr = BITS[white], BITS[red]
             if nw < 2 and nr < 2:
                 continue

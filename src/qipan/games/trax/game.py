@@ -14,6 +14,8 @@ from ...core.outcome import Outcome
 from .board import DELTA, Board, IllegalTurn, pos_of, row_col
 from .notation import cell_label, split_move
 from .tiles import (
+    BITS,
+    COLOUR,
     COLOUR_NAMES,
     EMPTY_GLYPH,
     GLYPH,
@@ -22,6 +24,7 @@ from .tiles import (
     SYMBOL,
     SYMBOL_TILES,
     SYMBOLS,
+    WHITE,
     WHITE_MASK,
 )
 
@@ -166,7 +169,7 @@ class TraxState(State):
             return []
         if self._legal_cache is not None and self._legal_cache[0] == self._stamp:
             return list(self._legal_cache[1])
-        moves = [self.move_for(p, t) for p, t in self.candidates() if self.is_legal_turn(p, t)]
+        moves = [self.move_for(p, t) for p, t in legal_placements(self.board, self.game.limited)]
         self._legal_cache = (self._stamp, moves)
         return list(moves)
 
@@ -302,6 +305,43 @@ def free_placements(board: Board, limited: bool):
                 if WHITE_MASK[tile] & occupied == white:
                     yield pos, tile
                     break
+
+
+def legal_placements(board: Board, limited: bool) -> list[tuple[int, int]]:
+    """The free placements whose whole turn is legal. A placement that gives no empty
+    neighbour two same-coloured edges forces nothing and is legal as it stands; only the
+    others need the forced plays tried."""
+    cells = board.cells
+    masks: dict[int, tuple[int, int]] = {}
+    legal = []
+    for pos, tile in free_placements(board, limited):
+        colour = COLOUR[tile]
+        quiet = True
+        for d in range(4):
+            q = pos + DELTA[d]
+            if q in cells:
+                continue
+            wr = masks.get(q)
+            if wr is None:
+                wr = masks[q] = board.neighbour_masks(q)
+            white, red = wr
+            if colour[d] == WHITE:
+                white |= 1 << (d ^ 2)
+            else:
+                red |= 1 << (d ^ 2)
+            if BITS[white] >= 2 or BITS[red] >= 2:
+                quiet = False
+                break
+        if quiet:
+            legal.append((pos, tile))
+            continue
+        try:
+            placed = board.place(pos, tile)
+        except IllegalTurn:
+            continue
+        board.rollback(placed)
+        legal.append((pos, tile))
+    return legal
 
 
 def outcome_of(done: tuple[list[str], list[str]], mover: int, simultaneous: str = "mover") -> Outcome | None:
