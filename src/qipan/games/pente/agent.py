@@ -3,12 +3,17 @@
 Two players: (1) win at once if possible (five or the 10th captured stone); (2) if the
 opponent threatens to win, only moves that remove every such threat (a block or a
 capture) are considered; (3) a VCF search: a sequence of fours (and capture-win threats)
-that the opponent must answer, ending in a win whatever the answers; (4) otherwise an
-iterative-deepening alpha-beta over the best-looking moves near the stones, where a line
-of play is worth the sum of its moves' heuristic values (lines, captures, capture
-threats, exposed pairs; see ``heuristics``); moves after which the opponent has a VCF are
-avoided. Four players: one ply, threat-aware (win, else block the enemy who moves
-soonest, else the best heuristic move)."""
+that the opponent must answer, ending in a win whatever the answers (captures included);
+(4) a null move: if the opponent could force a win by VCF (an open three about to become
+an open four, a four-three, ...), only moves that leave them none are considered; (5) an
+iterative-deepening alpha-beta over the best-looking of those moves near the stones,
+where a line of play is worth the sum of its moves' heuristic values (lines, captures,
+capture threats, exposed pairs; see ``heuristics``). The VCF gets a quarter of the move's
+time and the null-move check about a third; the search runs to the deadline.
+Four players: one ply, threat-aware (win, else stop the enemy who moves soonest, else the
+best heuristic move).
+
+Limits: ``time`` (default 1 s), ``depth`` (search plies), ``iterations`` (nodes, VCF and search together)."""
 
 from __future__ import annotations
 
@@ -49,6 +54,8 @@ class PenteAgent(Agent):
     def _tick(self) -> None:
         self.nodes += 1
         if self._deadline is not None and _time.perf_counter() > self._deadline:
+            raise _Timeout
+        if self.iterations is not None and self.nodes > self.iterations:
             raise _Timeout
 
     @staticmethod
