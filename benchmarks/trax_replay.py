@@ -49,20 +49,27 @@ def random_games(variant: str, seconds: float, seed: int = 1) -> tuple[int, int,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seconds", type=float, default=5.0, help="time for random games per variant")
     args = parser.parse_args()
     records = read_tsv(SAMPLE.read_text(encoding="utf-8"))
     start = time.perf_counter()
     plies = replay_all(records)
     took = time.perf_counter() - start
-    print(f"replay: {len(records)} GnuTrax 8x8 games, {plies} plies in {took:.2f}s "
-          f"= {len(records) / took:.0f} games/s, {plies / took:.0f} plies/s", flush=True)
+    print(
+        f"replay: {len(records)} GnuTrax 8x8 games, {plies} plies in {took:.2f}s "
+        f"= {len(records) / took:.0f} games/s, {plies / took:.0f} plies/s",
+        flush=True,
+    )
     for variant in ("unlimited", "8x8", "loop"):
         games, plies, movegen = random_games(variant, args.seconds)
-        print(f"random {variant:9}: {games / args.seconds:.1f} games/s, {plies / args.seconds:.0f} plies/s, "
-              f"{plies / games:.1f} plies/game, legal-move generation {movegen / args.seconds:.0%} of the time",
-              flush=True)
+        print(
+            f"random {variant:9}: {games / args.seconds:.1f} games/s, {plies / args.seconds:.0f} plies/s, "
+            f"{plies / games:.1f} plies/game, legal-move generation {movegen / args.seconds:.0%} of the time",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -52,7 +52,9 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=100, help="games per variant")
     parser.add_argument("--time", type=float, default=0.2, help="seconds per move for both agents")
     parser.add_argument("--variants", default="trax,trax-8x8", help="comma-separated game ids")
@@ -60,27 +62,37 @@ def main() -> None:
     parser.add_argument("--max-plies", type=int, default=400)
     args = parser.parse_args()
 
-    print(f"trax agent vs mcts, {args.time}s per move each, {args.games} games per variant, "
-          f"colours alternating, {args.jobs} job(s)", flush=True)
+    print(
+        f"trax agent vs mcts, {args.time}s per move each, {args.games} games per variant, "
+        f"colours alternating, {args.jobs} job(s)",
+        flush=True,
+    )
     summary = []
     for variant_id in args.variants.split(","):
         tally = {"trax": 0, "mcts": 0, "draw": 0, "unfinished": 0}
         plies = 0
         start = time.perf_counter()
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            futures = [pool.submit(play_one, variant_id, i, args.time, args.max_plies) for i in range(args.games)]
+            futures = [
+                pool.submit(play_one, variant_id, i, args.time, args.max_plies) for i in range(args.games)
+            ]
             for i, future in enumerate(futures):
                 result, n, reason, seconds = future.result()
                 tally[result] += 1
                 plies += n
                 side = "White" if i % 2 == 0 else "Red"
-                print(f"{variant_id} game {i + 1:3}/{args.games}: trax as {side:5} -> {result:10} "
-                      f"{n:3} plies ({reason}) {seconds:.1f}s", flush=True)
+                print(
+                    f"{variant_id} game {i + 1:3}/{args.games}: trax as {side:5} -> {result:10} "
+                    f"{n:3} plies ({reason}) {seconds:.1f}s",
+                    flush=True,
+                )
         lo, hi = wilson(tally["trax"], args.games)
-        line = (f"{variant_id}: trax {tally['trax']} / mcts {tally['mcts']} / draws {tally['draw']} / "
-                f"unfinished {tally['unfinished']} -> trax win rate {tally['trax'] / args.games:.1%} "
-                f"(95% CI {lo:.1%}-{hi:.1%}), {plies / args.games:.1f} plies per game, "
-                f"{time.perf_counter() - start:.0f}s")
+        line = (
+            f"{variant_id}: trax {tally['trax']} / mcts {tally['mcts']} / draws {tally['draw']} / "
+            f"unfinished {tally['unfinished']} -> trax win rate {tally['trax'] / args.games:.1%} "
+            f"(95% CI {lo:.1%}-{hi:.1%}), {plies / args.games:.1f} plies per game, "
+            f"{time.perf_counter() - start:.0f}s"
+        )
         summary.append(line)
         print(line, flush=True)
     print("\nsummary")

@@ -82,7 +82,9 @@ def test_threat_patterns():
     assert len(edge) == 1 and edge[0].threat() == EDGE and edge[0].line_gap == 1
     assert threat_counts(open_tracks(row.board)) == {0: 0, 1: 1}
     # In Loop Trax the same track is no threat.
-    assert open_tracks(play("@0+ @1+ @1+ @1+ E1+ @1+ G1+", variant="loop").board, lines=False)[0].line_gap == 99
+    assert (
+        open_tracks(play("@0+ @1+ @1+ @1+ E1+ @1+ G1+", variant="loop").board, lines=False)[0].line_gap == 99
+    )
     # A line that needs two more tiles is not yet a threat.
     short = play("@0+ @1+ @1+ @1+ E1+ @1+")
     assert [t.line_gap for t in open_tracks(short.board) if t.colour == 1] == [2]

@@ -14,7 +14,17 @@ from qipan.games.trax.tiles import NAMES
 
 def test_bijective_base_26_columns():
     assert [column_label(i) for i in (0, 1, 2, 26, 27, 28, 52, 53, 702, 703)] == [
-        "@", "A", "B", "Z", "AA", "AB", "AZ", "BA", "ZZ", "AAA"]
+        "@",
+        "A",
+        "B",
+        "Z",
+        "AA",
+        "AB",
+        "AZ",
+        "BA",
+        "ZZ",
+        "AAA",
+    ]
     for i in range(0, 2000):
         assert column_index(column_label(i)) == i
 

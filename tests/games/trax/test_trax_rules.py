@@ -114,8 +114,9 @@ def test_board_place_raises_illegal_turn_and_restores_the_cells():
     cells = dict(board.cells)
     move = state.game.parse("A4\\", state)  # legal: used to find the cell
     pos = move.data[0]
-    other = next(t for t in range(6) if t != move.data[1] and board.fits(pos, t)
-                 and not state.is_legal_turn(pos, t))
+    other = next(
+        t for t in range(6) if t != move.data[1] and board.fits(pos, t) and not state.is_legal_turn(pos, t)
+    )
     with pytest.raises(IllegalTurn):
         board.place(pos, other)
     assert board.cells == cells
@@ -133,6 +134,7 @@ def test_the_final_position_does_not_depend_on_the_order_of_forced_fills():
     queue = [pos]
     from qipan.games.trax.board import DELTA
     from qipan.games.trax.tiles import tile_joining
+
     while queue:
         p = queue.pop(0)
         for dd in DELTA:

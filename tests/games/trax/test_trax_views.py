@@ -17,8 +17,12 @@ T08_SETUP = "@0+ B1+ C1/ A2+ B0+ C0\\ B0\\ A1+ A0/ @2/ B0\\ E6\\ A7\\"
 
 # -- position text ---------------------------------------------------------------------------
 def test_position_text_round_trips_and_keeps_the_side_to_move():
-    for moves, variant in (("", "unlimited"), ("@0/ @1\\", "unlimited"), (T08_SETUP, "unlimited"),
-                           ("@0+ @1+ @1+ @1/", "8x8")):
+    for moves, variant in (
+        ("", "unlimited"),
+        ("@0/ @1\\", "unlimited"),
+        (T08_SETUP, "unlimited"),
+        ("@0+ @1+ @1+ @1/", "8x8"),
+    ):
         state = play(moves, variant=variant)
         text = state.position()
         again = state.game.position(text)
@@ -87,7 +91,7 @@ def test_svg_click_targets_are_the_cells_of_the_legal_moves():
     # every cell target is followed by a choice among that cell's legal faces
     for move in state.legal_moves():
         cell, face = move.path
-        assert face == move.text and face.startswith(cell) and face[len(cell):] in "+/\\"
+        assert face == move.text and face.startswith(cell) and face[len(cell) :] in "+/\\"
     paths = [m.path for m in state.legal_moves()]
     assert len(set(paths)) == len(paths)
 

@@ -9,7 +9,9 @@ from ...core.registry import GameSpec, Option, register
 from .game import SIMULTANEOUS, VARIANTS, TraxGame, TraxState
 
 OPTIONS = (
-    Option("variant", str, "unlimited", "unlimited (Supertrax), 8x8 (Limited Trax) or loop (Loop Trax)", VARIANTS),
+    Option(
+        "variant", str, "unlimited", "unlimited (Supertrax), 8x8 (Limited Trax) or loop (Loop Trax)", VARIANTS
+    ),
     Option(
         "simultaneous",
         str,
@@ -30,8 +32,10 @@ TRAX = GameSpec(
 )
 register(
     TRAX,
-    replace(TRAX.preset("trax-8x8", "8x8 Trax", "Limited Trax: the tile area never exceeds 8x8.", variant="8x8"),
-            fixed=("variant",)),
+    replace(
+        TRAX.preset("trax-8x8", "8x8 Trax", "Limited Trax: the tile area never exceeds 8x8.", variant="8x8"),
+        fixed=("variant",),
+    ),
     replace(TRAX.preset("trax-loop", "Loop Trax", "Only loops win.", variant="loop"), fixed=("variant",)),
 )
 
@@ -47,8 +51,12 @@ from ...agents.base import AgentSpec, register_agent  # noqa: E402
 from .agent import TraxAgent  # noqa: E402
 
 register_agent(
-    AgentSpec("trax", TraxAgent, "Trax alpha-beta over free tiles with forced plays and threat knowledge",
-              families=("trax",))
+    AgentSpec(
+        "trax",
+        TraxAgent,
+        "Trax alpha-beta over free tiles with forced plays and threat knowledge",
+        families=("trax",),
+    )
 )
 
 __all__ = ["TraxAgent", "TraxGame", "TraxState"]

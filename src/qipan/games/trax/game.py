@@ -117,7 +117,9 @@ class TraxState(State):
         if self.game.limited:
             height, width = board.area_with(pos)
             if height > LIMIT or width > LIMIT:
-                raise IllegalMove(f"{token}: the tile area would grow beyond 8x8 ({width} wide, {height} high)", token)
+                raise IllegalMove(
+                    f"{token}: the tile area would grow beyond 8x8 ({width} wide, {height} high)", token
+                )
         white, red = board.neighbour_masks(pos)
         occupied = white | red
         for tile in SYMBOL_TILES[symbol]:
@@ -131,7 +133,9 @@ class TraxState(State):
         try:
             placed = self.board.place(pos, tile)
         except IllegalTurn as exc:
-            where = f" (cell {self.label(exc.pos)} of the area before the move)" if exc.pos is not None else ""
+            where = (
+                f" (cell {self.label(exc.pos)} of the area before the move)" if exc.pos is not None else ""
+            )
             raise IllegalMove(f"{token}: illegal turn: {exc.reason}{where}", token) from None
         self.board.rollback(placed)
         self._trial = (self._stamp, placed)
@@ -228,8 +232,12 @@ class TraxState(State):
     # -- views ---------------------------------------------------------------------------
     def key(self):
         board = self.board
-        tiles = tuple(sorted((r - board.min_r, c - board.min_c, t) for (r, c), t in
-                             ((row_col(p), t) for p, t in board.cells.items())))
+        tiles = tuple(
+            sorted(
+                (r - board.min_r, c - board.min_c, t)
+                for (r, c), t in ((row_col(p), t) for p, t in board.cells.items())
+            )
+        )
         return self.to_move, tiles, self.outcome is not None
 
     def glyph_rows(self) -> list[str]:

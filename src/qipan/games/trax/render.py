@@ -29,7 +29,8 @@ def text(state: TraxState) -> str:
             lines.append(" " * margin + "".join(chars).rstrip())
         for i, r in enumerate(range(board.min_r, board.max_r + 1), start=1):
             row = "".join(
-                GLYPH.get(board.cells.get(pos_of(r, c)), EMPTY_GLYPH) for c in range(board.min_c, board.max_c + 1)
+                GLYPH.get(board.cells.get(pos_of(r, c)), EMPTY_GLYPH)
+                for c in range(board.min_c, board.max_c + 1)
             )
             lines.append(f"{i:>{margin - 1}} {row}")
     else:
@@ -60,8 +61,7 @@ def _track(tile: int, colour: int, x: float, y: float) -> str:
     stroke = f'stroke="{COLOURS[colour]}" stroke-width="{TRACK_WIDTH}" fill="none"'
     if (sides[1] - sides[0]) % 2 == 0:
         return f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" {stroke}/>'
-    return f'<path d="M{x1:g},{y1:g} A{h:g},{h:g} 0 0 {1 if sides == [0, 3] else 0} ' \
-           f'{x2:g},{y2:g}" {stroke}/>'
+    return f'<path d="M{x1:g},{y1:g} A{h:g},{h:g} 0 0 {1 if sides == [0, 3] else 0} {x2:g},{y2:g}" {stroke}/>'
 
 
 def _tile(tile: int, x: float, y: float) -> list[str]:
@@ -73,8 +73,10 @@ def _tile(tile: int, x: float, y: float) -> list[str]:
         h = CELL / 2
         vertical = WHITE_MASK[tile] == 0b0101
         x1, y1, x2, y2 = (x + h, y, x + h, y + CELL) if vertical else (x, y + h, x + CELL, y + h)
-        parts.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="{TILE_FILL}" '
-                     f'stroke-width="{TRACK_WIDTH + 6}"/>')
+        parts.append(
+            f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="{TILE_FILL}" '
+            f'stroke-width="{TRACK_WIDTH + 6}"/>'
+        )
         parts.append(_track(tile, WHITE, x, y))
     else:
         parts.append(_track(tile, WHITE, x, y))

@@ -166,4 +166,14 @@ def order_moves(state, moves):
     return sorted(moves, key=lambda m: hot.get(m.data[0], 99) if m.data else 99)
 
 
-__all__ = ["EDGE", "L_SHAPE", "LOOP", "Track", "evaluate", "open_tracks", "order_moves", "threat_counts", "RED"]
+__all__ = [
+    "EDGE",
+    "L_SHAPE",
+    "LOOP",
+    "Track",
+    "evaluate",
+    "open_tracks",
+    "order_moves",
+    "threat_counts",
+    "RED",
+]

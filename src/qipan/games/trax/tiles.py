@@ -27,9 +27,7 @@ OTHER_END = tuple(
 )
 
 #: TRACK[t][c]: the two sides joined by tile t's track of colour c.
-TRACK = tuple(
-    tuple(tuple(d for d in range(4) if COLOUR[t][d] == c) for c in (WHITE, RED)) for t in range(6)
-)
+TRACK = tuple(tuple(tuple(d for d in range(4) if COLOUR[t][d] == c) for c in (WHITE, RED)) for t in range(6))
 
 #: BY_WHITE_MASK[mask]: the tile whose white track joins the two sides in ``mask``.
 BY_WHITE_MASK = {m: t for t, m in enumerate(WHITE_MASK)}

@@ -21,8 +21,11 @@ GAME_OF_VARIANT = {"unlimited": "trax", "8x8": "trax-8x8", "loop": "trax-loop"}
 
 
 def _content_lines(text: str) -> list[tuple[int, str]]:
-    return [(n, line.strip()) for n, line in enumerate(text.splitlines(), start=1)
-            if line.strip() and not line.lstrip().startswith("#")]
+    return [
+        (n, line.strip())
+        for n, line in enumerate(text.splitlines(), start=1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
 
 
 def is_record_text(field: str) -> bool:
@@ -40,7 +43,7 @@ def record_from_tokens(tokens: list[str], game: str = DEFAULT_GAME, tags: dict |
     tags = dict(tags or {})
     if "-" in tokens:
         cut = tokens.index("-")
-        tags["solutions"] = " ".join(tokens[cut + 1:])
+        tags["solutions"] = " ".join(tokens[cut + 1 :])
         tokens = tokens[:cut]
     moves, result = [], None
     for i, token in enumerate(tokens):
@@ -107,9 +110,11 @@ def _comment_header(text: str) -> list[str] | None:
 
 
 def _table(text: str) -> tuple[list[str] | None, list[tuple[int, list[str]]]]:
-    rows = [(n, line.split("\t")) for n, line in
-            ((n, raw.rstrip("\r\n")) for n, raw in enumerate(text.splitlines(), start=1))
-            if line.strip() and not line.startswith("#")]
+    rows = [
+        (n, line.split("\t"))
+        for n, line in ((n, raw.rstrip("\r\n")) for n, raw in enumerate(text.splitlines(), start=1))
+        if line.strip() and not line.startswith("#")
+    ]
     header = _comment_header(text)
     if rows and not any(is_record_text(f) for f in rows[0][1]):
         header = [h.strip() for h in rows[0][1]]
