@@ -16,6 +16,7 @@ import asyncio
 import json
 import os
 import random
+import resource
 import socket
 import statistics
 import subprocess
@@ -129,6 +130,15 @@ async def play(
     return played
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of a process (Linux /proc)."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -137,6 +147,8 @@ def percentile(values: list[float], q: float) -> float:
 async def run(args) -> None:
     base = args.url
     proc = None
+    server_cpu = None
+    load_before = f"{os.getloadavg()[0]:.1f}"
     if base is None:
         db = args.db or f"sqlite:///{tempfile.mkdtemp(prefix='qipan-load-')}/load.sqlite3"
         proc, base = start_server(db)
@@ -181,6 +193,7 @@ async def run(args) -> None:
                 await p.ws.close()
             for t in tasks:
                 t.cancel()
+        server_cpu = cpu_seconds(proc.pid) if proc else None
     finally:
         if proc:
             proc.terminate()
@@ -192,6 +205,11 @@ async def run(args) -> None:
         f"server {'subprocess' if proc else base}; {os.cpu_count()} cores"
     )
     print(f"setup (create + connect): {setup_time:.1f}s")
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = f"CPU: load client {usage.ru_utime + usage.ru_stime:.1f}s"
+    if server_cpu is not None:
+        cpu += f", server {server_cpu:.1f}s (~{1000 * server_cpu / max(1, sum(counts)):.1f} ms per move incl. setup)"
+    print(cpu + f"; load average before/after: {load_before} / {os.getloadavg()[0]:.1f}")
     print(f"moves: {total} in {elapsed:.1f}s = {total / elapsed:.0f} moves/s; errors: {errors}")
     if ms:
         print(

@@ -85,6 +85,76 @@ class ToyState(State):
         return "".join(parts)
 
 
+class HiddenToyState(ToyState):
+    """Tic-tac-toe that claims hidden information (each seat gets its own view)."""
+
+    def view(self, player):
+        return self.copy()
+
+
+class HiddenToyGame(ToyGame):
+    id = "toy-hidden"
+
+    def new_state(self, players, rng):
+        return HiddenToyState(self, players)
+
+
+TICK_MOVES = [Move("-", ("-",)), Move("go", ("go",))]
+
+
+class TickerGame(Game):
+    """A one-player real-time toy: each tick the player passes ("-") or scores ("go");
+    the game ends after ``ticks`` ticks. The server plays "-" when a tick goes by."""
+
+    id = "toy-ticker"
+    title = "Toy ticker"
+    family = "toy"
+    players = (1,)
+
+    @property
+    def realtime_tick_seconds(self):
+        return self.options["tick"]
+
+    def new_state(self, players, rng):
+        return TickerState(self, players)
+
+
+class TickerState(State):
+    def __init__(self, game, players):
+        super().__init__(game, players)
+        self.score = 0
+        self.to_move = 0
+        self.outcome = None
+
+    def legal_moves(self):
+        return [] if self.outcome else list(TICK_MOVES)
+
+    def _apply(self, move):
+        token = (self.score, self.outcome)
+        self.score += move.text == "go"
+        if self.ply + 1 >= self.game.options["ticks"]:
+            self.outcome = Outcome((0,), (float(self.score),), "time is up")
+            self.to_move = None
+        return token
+
+    def _revert(self, token):
+        self.score, self.outcome = token
+        self.to_move = 0 if self.outcome is None else None
+
+    def key(self):
+        return (self.ply, self.score)
+
+    def text(self):
+        return f"tick {self.ply}, score {self.score}"
+
+    def svg(self):
+        return (
+            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100">'
+            '<rect x="0" y="0" width="100" height="100" fill="#cde" data-target="go"/>'
+            f'<text x="150" y="60">{self.score}</text></svg>'
+        )
+
+
 SPEC = GameSpec(
     "toy-ttt",
     "Toy tic-tac-toe",
@@ -94,7 +164,19 @@ SPEC = GameSpec(
 )
 
 
+HIDDEN_SPEC = GameSpec("toy-hidden", "Toy hidden tic-tac-toe", "toy", lambda **o: HiddenToyGame(**o))
+TICKER_SPEC = GameSpec(
+    "toy-ticker",
+    "Toy ticker",
+    "toy",
+    lambda **o: TickerGame(**o),
+    options=(Option("tick", float, 0.05, "seconds per tick", minimum=0.01), Option("ticks", int, 6, "ticks")),
+    players=(1,),
+)
+
+
 def register_toys() -> None:
-    if registry._SPECS.get(SPEC.id) is not SPEC:
-        registry._SPECS.pop(SPEC.id, None)
-        registry.register(SPEC)
+    for spec in (SPEC, HIDDEN_SPEC, TICKER_SPEC):
+        if registry._SPECS.get(spec.id) is not spec:
+            registry._SPECS.pop(spec.id, None)
+            registry.register(spec)

@@ -214,6 +214,7 @@ class Manager:
             entry["name"] = name
         if session.status == "open" and all(s["joined"] for s in session.seats):
             session.stored.status = "active"
+            session.turn_started = time.time()
         self._after_change(session, persist=True)
         return {"seat": index, "token": entry["token"]}
 
@@ -299,6 +300,7 @@ class Manager:
                 session.stored.moves = session.stored.moves[:keep]
                 session.offers = {"draw": set(), "undo": set(), "undo_to": None}
                 session.epoch += 1
+                session.turn_started = time.time()
                 self.storage.truncate_moves(session.id, keep, clock=_clock(session))
         else:
             raise ApiError(400, "action must be 'offer', 'accept' or 'decline'")

@@ -72,6 +72,8 @@ class Session:
     agents: dict[int, Any] = field(default_factory=dict)
     bot_thinking: bool = False
     online: dict[int, int] = field(default_factory=dict)
+    #: When the current turn began (wall time), for the seconds spent per move.
+    turn_started: float = field(default_factory=time.time)
     _cache: dict = field(default_factory=dict)
 
     # -- construction ------------------------------------------------------------------
@@ -167,7 +169,8 @@ class Session:
             self.state.play(move)
         except QipanError as exc:
             raise ApiError(400, str(exc)) from exc
-        spent = self.clock.stop(now) if self.clock else None
+        spent = self.clock.stop(now) if self.clock else max(0.0, now - self.turn_started)
+        self.turn_started = now
         self.spent.append(spent)
         played = [StoredMove(self.state.ply - 1, move.text, seat, spent)]
         played += self.resolve_chance()
