@@ -64,6 +64,7 @@ def test_3_line_with_a_joker_scores_four_and_the_joker_is_relocated():
     assert [state.stacks[NAMES.index(n)] for n in ("A1", "B2", "D4", "E5")] == [(0,)] * 4
     assert state.phase == "relocate" and state.pending == 1 and state.to_move == 0
     targets = {m.text for m in state.legal_moves()}
+    assert len(targets) == 64 - 4 - 2 - 1  # open squares (G1-G4 and two jokers taken) but G5
     assert "J>G5" not in targets
     assert {"J>C3", "J>A1", "J>H1"} <= targets
     with pytest.raises(IllegalMove, match="complete your own pattern"):
@@ -409,3 +410,18 @@ def test_a_joker_with_no_legal_square_leaves_play():
     assert state.outcome is not None and "X pieces" in state.outcome.reason
     state.undo()
     assert state.pending == 2 and state.jokers.bit_count() == 6
+
+
+def test_perft():
+    from qipan.core.perft import perft
+
+    state = qipan.load("modx").new()
+    assert perft(state, 1) == 64
+    # ordered pairs of squares that do not touch: 64·64 minus the 484 (square, 3×3 area) pairs
+    assert perft(state, 2) == 64 * 64 - 484
+    assert perft(state, 3) == 178248  # pinned
+    state.play_many(["J@A1", "J@C1", "J@E1", "J@G1", "J@A8"])
+    assert state.to_move == 1
+    # no placement can score in the first two turns: each takes one of the open squares
+    assert perft(state, 2) == 59 * 58
+    assert perft(state, 3) == 59 * 58 * 57
