@@ -6,6 +6,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from helpers import bearer, create, wait_for  # noqa: E402
 
@@ -30,6 +32,45 @@ def test_ticks_pass_without_the_player(client):
     assert s["result"]["scores"] == [float(texts.count("go"))]
     stored = client.app.state.manager.storage.get_game(gid)
     assert [m.text for m in stored.moves] == texts and all(m.player == 0 for m in stored.moves)
+
+
+def test_real_time_is_refused_for_a_game_without_a_pass(client):
+    r = client.post("/api/games", json={"game": "toy-ttt", "realtime": 1.0})
+    assert r.status_code == 400 and "cannot be played in real time" in r.json()["error"]
+    for bad in (0, -1, "fast", True, 10_000):
+        r = client.post("/api/games", json={"game": "toy-ticker", "players": 1, "realtime": bad})
+        assert r.status_code == 400 and "seconds per tick" in r.json()["error"]
+    assert client.get("/api/games").json()["games"] == []
+
+
+def test_real_time_chosen_at_creation(client):
+    # Ticks of 10 s from the game itself, overridden by the request's 0.03 s.
+    gid, _ = create(
+        client,
+        [{"kind": "human", "join": True}],
+        game="toy-ticker",
+        players=1,
+        options={"tick": 10, "ticks": 4},
+        realtime=0.03,
+    )
+    s = wait_for(lambda: (x := client.get(f"/api/games/{gid}").json())["status"] == "over" and x)
+    assert s["realtime"] == 0.03 and [m["text"] for m in s["moves"]] == ["-"] * 4
+
+
+def test_pipe_mania_in_real_time(client):
+    import qipan
+
+    try:
+        qipan.spec("pipemania")
+    except qipan.OptionError:
+        pytest.skip("pipemania is not registered yet")
+    gid, (token,) = create(
+        client, [{"kind": "human", "join": True}], game="pipemania", players=1, realtime=0.02, seed=3
+    )
+    start = client.get(f"/api/games/{gid}").json()["ply"]
+    s = wait_for(lambda: (x := client.get(f"/api/games/{gid}").json())["ply"] >= start + 5 and x)
+    assert "-" in [m["text"] for m in s["moves"]][start:]
+    client.post(f"/api/games/{gid}/resign", headers=bearer(token))
 
 
 def test_hidden_information_views(client):

@@ -27,7 +27,7 @@ def test_migrations_create_the_schema(db_url):
     inspector = sa.inspect(storage.engine)
     assert {"games", "moves", "alembic_version"} <= set(inspector.get_table_names())
     with storage.engine.connect() as conn:
-        assert conn.execute(sa.text("select version_num from alembic_version")).scalar_one() == "0001"
+        assert conn.execute(sa.text("select version_num from alembic_version")).scalar_one() == "0002"
     Storage(db_url).close()  # running them again is a no-op
     storage.close()
 
@@ -145,3 +145,19 @@ def test_default_database_is_in_the_user_data_dir(monkeypatch, tmp_path):
     from qipan.server.storage import default_url
 
     assert default_url() == f"sqlite:///{tmp_path / 'qipan' / 'qipan.sqlite3'}"
+
+
+def test_upgrade_from_the_first_schema_keeps_games(db_url):
+    from qipan.server.migrate import downgrade, upgrade
+
+    storage = Storage(db_url)
+    storage.create_game(new_game("old"))
+    storage.append_moves("old", 0, [StoredMove(0, "a1", 0)], "active", None, None)
+    downgrade(storage.engine, "0001")
+    assert "realtime" not in {c["name"] for c in sa.inspect(storage.engine).get_columns("games")}
+    storage.close()
+    upgraded = Storage(db_url)  # migrates to head on start
+    game = upgraded.get_game("old")
+    assert game.realtime is None and [m.text for m in game.moves] == ["a1"] and game.seats == new_game().seats
+    upgrade(upgraded.engine)  # idempotent
+    upgraded.close()

@@ -126,6 +126,11 @@ class Manager:
             state = game.new(players=players, seed=seed)
         except QipanError as exc:
             raise ApiError(400, str(exc)) from exc
+        realtime = data.get("realtime")
+        if realtime is not None and (
+            isinstance(realtime, bool) or not isinstance(realtime, int | float) or not 0.01 <= realtime <= 600
+        ):
+            raise ApiError(400, "realtime is the number of seconds per tick (0.01 to 600), or null")
         status = "active" if all(s["joined"] for s in seats) else "open"
         stored = StoredGame(
             new_game_id(),
@@ -137,9 +142,19 @@ class Manager:
             public,
             seats,
             clock.to_dict() if clock else None,
+            realtime=float(realtime) if realtime is not None else None,
         )
         session = Session(stored, game, state, clock)
         opening = session.resolve_chance()
+        if session.realtime_tick and state.to_move is not None and state.to_move >= 0:
+            try:
+                game.parse(session.idle_move, state)
+            except QipanError as exc:
+                raise ApiError(
+                    400,
+                    f"{game.title} cannot be played in real time: a player cannot pass "
+                    f"with {session.idle_move!r} ({exc})",
+                ) from exc
         self.storage.create_game(stored)
         if opening:
             self._persist(session, 0, opening)
@@ -384,7 +399,7 @@ class Manager:
         seat = session.state.to_move
         if tick and seat is not None and seat >= 0:
             # The seat let a tick pass: the server plays its idle move for it.
-            idle = getattr(session.game, "realtime_idle_move", "-")
+            idle = session.idle_move
             try:
                 self._play(session, seat, idle)
                 return

@@ -19,14 +19,27 @@ def alembic_config() -> Config:
 
 def upgrade(engine: sa.Engine, revision: str = "head") -> None:
     """Bring the database schema up to ``revision`` on one connection of ``engine``."""
-    cfg = alembic_config()
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, revision)
+    _run(engine, command.upgrade, revision)
 
 
 def downgrade(engine: sa.Engine, revision: str) -> None:
+    _run(engine, command.downgrade, revision)
+
+
+def _run(engine: sa.Engine, step, revision: str) -> None:
     cfg = alembic_config()
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.downgrade(cfg, revision)
+    sqlite = engine.dialect.name == "sqlite"
+    with engine.connect() as conn:
+        if sqlite:
+            # SQLite's batch migrations copy a table and drop the old one; with foreign keys
+            # on, that drop would cascade into the moves. (Only effective outside a transaction.)
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            conn.commit()
+        try:
+            with conn.begin():
+                cfg.attributes["connection"] = conn
+                step(cfg, revision)
+        finally:
+            if sqlite:
+                conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                conn.commit()

@@ -20,6 +20,8 @@ from .storage import StoredGame, StoredMove
 
 LIMIT_NAMES = ("time", "iterations", "depth", "seed")
 MAX_BOT_SECONDS = 60.0
+#: The move a real-time game's player makes by letting a tick pass (a pass).
+IDLE_MOVE = "-"
 
 
 def new_token() -> str:
@@ -50,6 +52,11 @@ def bot_limits(limits: Any) -> dict:
     if out.get("time", 0) > MAX_BOT_SECONDS:
         raise ApiError(400, f"bot time limit is at most {MAX_BOT_SECONDS:g} seconds")
     return out
+
+
+def game_tick(game: Game) -> float | None:
+    tick = getattr(game, "realtime_tick_seconds", None)
+    return float(tick) if isinstance(tick, int | float) and not isinstance(tick, bool) and tick > 0 else None
 
 
 def hides_information(state: State) -> bool:
@@ -108,9 +115,16 @@ class Session:
 
     @property
     def realtime_tick(self) -> float | None:
-        """Seconds per tick for real-time games (``game.realtime_tick_seconds``)."""
-        tick = getattr(self.game, "realtime_tick_seconds", None)
-        return float(tick) if isinstance(tick, int | float) and tick > 0 else None
+        """Seconds per tick for a game played in real time: chosen at creation, or the
+        game's own ``realtime_tick_seconds``."""
+        if self.stored.realtime:
+            return self.stored.realtime
+        return game_tick(self.game)
+
+    @property
+    def idle_move(self) -> str:
+        """What the server plays for a seat that lets a real-time tick pass."""
+        return getattr(self.game, "realtime_idle_move", IDLE_MOVE)
 
     # -- seats -------------------------------------------------------------------------
     def seat_of(self, token: str | None) -> int | None:

@@ -31,6 +31,8 @@ games_table = sa.Table(
     sa.Column("seats", sa.JSON, nullable=False),
     sa.Column("clock", sa.JSON, nullable=True),
     sa.Column("result", sa.JSON, nullable=True),
+    # Seconds per tick for a game played in real time (None: turn-based).
+    sa.Column("realtime", sa.Float, nullable=True),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("updated", sa.Float, nullable=False, index=True),
 )
@@ -73,6 +75,7 @@ class StoredGame:
     seats: list[dict]
     clock: dict | None = None
     result: dict | None = None
+    realtime: float | None = None
     created: float = 0.0
     updated: float = 0.0
     moves: list[StoredMove] = field(default_factory=list)
@@ -146,6 +149,7 @@ class Storage:
                     seats=game.seats,
                     clock=game.clock,
                     result=game.result,
+                    realtime=game.realtime,
                     created=now,
                     updated=now,
                 )
@@ -247,6 +251,7 @@ def _game_from_row(row: Any) -> StoredGame:
         seats=list(row["seats"]),
         clock=row["clock"],
         result=row["result"],
+        realtime=row["realtime"],
         created=row["created"],
         updated=row["updated"],
     )

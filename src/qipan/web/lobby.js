@@ -95,6 +95,7 @@ async function createGame(event) {
     body.clock = { mode: form.clock_mode.value, initial: Number(form.clock_initial.value),
       increment: Number(form.clock_increment.value) || 0 };
   }
+  if (form.realtime.value) body.realtime = Number(form.realtime.value);
   $("create-error").textContent = "";
   try {
     const created = await api("POST", "/api/games", body);
