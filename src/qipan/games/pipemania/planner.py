@@ -106,7 +106,7 @@ class _Search:
             if i >= len(seq) or (i, pointers, dumps) in seen:
                 return None
             seen.add((i, pointers, dumps))
-            for k, ptr in zip(keys, pointers):
+            for k, ptr in zip(keys, pointers, strict=True):
                 if ptr < len(classes[k]) and classes[k][ptr][0] < i:
                     return None  # a cell's deadline passed
             piece = seq[i]

@@ -322,7 +322,9 @@ class PipeManiaState(State):
         if self.to_move != CHANCE:
             return []
         total = sum(self.game.weights)
-        return [(CHANCE_MOVES[p], w / total) for p, w in zip(PIPE_IDS, self.game.weights) if w > 0]
+        return [
+            (CHANCE_MOVES[p], w / total) for p, w in zip(PIPE_IDS, self.game.weights, strict=True) if w > 0
+        ]
 
     # -- moves -------------------------------------------------------------------------------
     def _target_prefix(self, player: int) -> str:
@@ -527,9 +529,9 @@ class PipeManiaState(State):
         success = b.length >= level.min_length and (level.goal == "length" or b.reached)
         if b.crossovers >= g["crossover_bonus_count"]:
             self._award(b, -1, g["crossover_bonus"])
-        for cell, piece in enumerate(b.cells):
-            if b.owner[cell] >= 0 and b.flooded[cell] == 0:
-                self.scores[b.owner[cell]] -= g["unused_penalty"]
+        for cell, owner in enumerate(b.owner):
+            if owner >= 0 and b.flooded[cell] == 0:
+                self.scores[owner] -= g["unused_penalty"]
         if all(p is not None and (p.kind == "blocked" or b.flooded[i]) for i, p in enumerate(b.cells)):
             self._award(b, -1, g["full_bonus"])
         verdict = "succeeds" if success else "fails"
@@ -583,7 +585,7 @@ class PipeManiaState(State):
     def _revert(self, token) -> None:
         (boards, scores, lost, repl, lengths, disp, pools, actors, actor_i, to_move, pending, outcome) = token
         self.boards, self.scores, self.lost, self.replacements = boards, scores, lost, repl
-        for seq, n in zip(self.sequences, lengths):
+        for seq, n in zip(self.sequences, lengths, strict=True):
             del seq[n:]
         self.dispensers, self.pools, self.actors, self.actor_i = disp, pools, actors, actor_i
         self.to_move, self.pending, self.outcome = to_move, pending, outcome
@@ -668,7 +670,7 @@ class PipeManiaState(State):
             state = cls(game, int(data["players"]))
             if len(data["boards"]) != len(state.boards):
                 raise ValueError("the number of grids does not match the mode")
-            for b, d in zip(state.boards, data["boards"]):
+            for b, d in zip(state.boards, data["boards"], strict=True):
                 b.load(game.level(int(d["level"])))
                 if len(d["cells"]) != len(b.cells):
                     raise ValueError("the grid size does not match the level")
