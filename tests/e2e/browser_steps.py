@@ -43,10 +43,13 @@ def tokens_in_browser(page, game_id: str) -> dict[int, str]:
     return out
 
 
-def create_in_lobby(page, base: str, game: str, seats: list[str]) -> str:
+def create_in_lobby(page, base: str, game: str, seats: list[str], realtime: float | None = None) -> str:
     """Fill the lobby's new-game form; ``seats`` are the seat choices ("me", "invite", "bot:random")."""
     page.goto(base + "/")
     page.select_option("#game-select", game)
+    page.select_option("#players-select", str(len(seats)))
+    if realtime is not None:
+        page.fill("input[name=realtime]", str(realtime))
     for i, choice in enumerate(seats):
         page.select_option(f"select[name=seat_{i}]", choice)
         if choice.startswith("bot:"):

@@ -156,6 +156,36 @@ def test_a_move_by_clicking(live_server, new_page, screenshots, game):
     page.screenshot(path=str(screenshots / f"{game}-after-clicks-phone.png"), full_page=True)
 
 
+def test_pipe_mania_in_real_time(live_server, new_page, screenshots):
+    require("pipemania")
+    base = live_server.base
+    page = new_page()
+    game_id = create_in_lobby(page, base, "pipemania", ["me"], realtime=1.5)
+    wait_status(page, "active")
+    token = tokens_in_browser(page, game_id)[0]
+    placed = None
+    for _ in range(5):  # a tick may pass between reading the moves and the click: try again
+        data = game_state(base, game_id, token)
+        assert data["realtime"] == 1.5 and "real time" in page.text_content("#status")
+        move = next(m for m in data["legal"] if m["text"].startswith("p") and m["path"])
+        click_path(page, move["path"])
+        page.wait_for_function(
+            f"document.getElementById('status').dataset.ply > {data['ply']}", timeout=20_000
+        )
+        texts = [m["text"] for m in game_state(base, game_id)["moves"]]
+        if move["text"] in texts:
+            placed = move["text"]
+            break
+    assert placed is not None
+    # Letting ticks go by: the server passes for the player.
+    ply = game_state(base, game_id)["ply"]
+    page.wait_for_function(f"document.getElementById('status').dataset.ply > {ply + 1}", timeout=20_000)
+    assert "-" in [m["text"] for m in game_state(base, game_id)["moves"]][ply:]
+    assert page.errors == []
+    page.screenshot(path=str(screenshots / "pipemania-real-time-desktop.png"), full_page=True)
+    httpx.post(f"{base}/api/games/{game_id}/resign", headers={"Authorization": f"Bearer {token}"})
+
+
 @pytest.mark.parametrize("game", real_games() or ["(none registered)"])
 def test_screenshot_of_every_game(live_server, new_page, screenshots, game):
     if game == "(none registered)":
