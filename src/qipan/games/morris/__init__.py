@@ -136,7 +136,9 @@ _VARIANTS = [
             protection="no_mill_protection",
             flying=None,
         ),
-        ("stones", "dan_gang_moving_only") + tuple(o for o in _MOVING if o != "take_per_mill") + ("full_board",),
+        ("stones", "dan_gang_moving_only")
+        + tuple(o for o in _MOVING if o != "take_per_mill")
+        + ("full_board",),
         {"stones": 12, "protection": "no_mill_protection", "flying": None},
         (6, 12),
     ),

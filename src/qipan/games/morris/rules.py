@@ -91,10 +91,13 @@ class Tables:
         self._moves: dict[tuple[int, int, int], Move] = {}
         self.nchunks = (n + 7) // 8
         # Moves without removal, by 8-bit chunk of the target mask.
+        # simple[f][to]: the move from f (-1: a placement) to ``to`` without removal.
+        self.simple = [[self.move(f, to, 0) if f != to else None for to in range(n)] for f in range(n)]
+        self.simple.append([self.move(-1, to, 0) for to in range(n)])  # simple[-1]: placements
         self.place_chunks = self._chunk_table(-1)
         # fly_tab[f][k][byte]: the moves from f to the points of chunk k in byte.
         self.fly_tab = [self._chunk_table(f) for f in range(n)]
-        self._captures: dict[int, tuple[Move, ...]] = {}
+        self.captures: dict[int, tuple[Move, ...]] = {}
         # The point indices in each 8-bit chunk value (iterating a mask without bit tricks).
         self.points_in = [
             [tuple(8 * k + j for j in range(8) if byte >> j & 1 and 8 * k + j < n) for byte in range(256)]
@@ -108,6 +111,27 @@ class Tables:
                 mask = sum(1 << t for j, t in enumerate(targets) if sub >> j & 1)
                 table[mask] = tuple(self.move(f, t, 0) for t in bits(mask))
             self.slide_tab.append(table)
+        # Directed edges as bits: a slide is an edge whose source is own and whose target is
+        # empty, so all slides come from (own-source mask & empty-target mask), each built with
+        # three chunk look-ups, and the Move objects from chunk tables over the edge mask.
+        arcs = [(idx[a], idx[b]) for a, b in board.edges] + [(idx[b], idx[a]) for a, b in board.edges]
+        self.arc_src = [[0] * 256 for _ in range(3)]
+        self.arc_dst = [[0] * 256 for _ in range(3)]
+        for e, (a, b) in enumerate(arcs):
+            for byte in range(256):
+                if byte >> (a & 7) & 1:
+                    self.arc_src[a >> 3][byte] |= 1 << e
+                if byte >> (b & 7) & 1:
+                    self.arc_dst[b >> 3][byte] |= 1 << e
+        self.arc_moves = []
+        for j in range((len(arcs) + 7) // 8):
+            table: list[tuple[Move, ...]] = [()] * 256
+            for byte in range(1, 256):
+                low = byte & -byte
+                e = 8 * j + low.bit_length() - 1
+                first = (self.move(*arcs[e], 0),) if e < len(arcs) else ()
+                table[byte] = first + table[byte ^ low]
+            self.arc_moves.append(table)
         # Line planes: plane j (bits j*S .. j*S+S-1) has bit i set when point j of line i is in a
         # set of points. Built from a board mask with three 8-bit chunk look-ups, so the lines
         # with two (or three) own stones come out of a few integer operations.
@@ -139,22 +163,15 @@ class Tables:
             out.append(table)
         return out
 
-    def capture_moves(self, f: int, to: int, victims: int) -> list[Move]:
-        """The moves from ``f`` to ``to`` removing any one stone of ``victims`` (by chunks)."""
-        out: list[Move] = []
-        cache = self._captures
-        base = ((f + 1) << 5 | to) << 10
-        for k in (0, 1, 2):
-            byte = victims >> 8 * k & 255
-            if byte:
-                key = base | k << 8 | byte
-                moves = cache.get(key)
-                if moves is None:
-                    if len(cache) > 200_000:  # bound the memory; the Move objects themselves stay
-                        cache.clear()
-                    moves = cache[key] = tuple(self.move(f, to, 1 << v) for v in self.points_in[k][byte])
-                out.extend(moves)
-        return out
+    def capture_chunk(self, f: int, to: int, kb: int) -> tuple[Move, ...]:
+        """The moves from ``f`` to ``to`` removing one stone of chunk ``kb >> 8`` whose bits are
+        ``kb & 255``; cached in ``captures`` under ``((f + 1) << 5 | to) << 10 | kb``."""
+        if len(self.captures) > 200_000:  # bound the memory; the Move objects themselves stay
+            self.captures.clear()
+        k, byte = kb >> 8, kb & 255
+        moves = tuple(self.move(f, to, 1 << v) for v in self.points_in[k][byte])
+        self.captures[((f + 1) << 5 | to) << 10 | kb] = moves
+        return moves
 
     def _nbr_union(self, k: int, byte: int) -> int:
         out = 0
@@ -170,7 +187,8 @@ class Tables:
     def closers(self, own: int) -> int:
         """Points that complete a line on which ``own`` holds the two other points."""
         S, M = self.plane_shift, self.plane_mask
-        L = self.planes(own)
+        lp = self.line_planes
+        L = lp[0][own & 255] | lp[1][own >> 8 & 255] | lp[2][own >> 16 & 255]
         l0, l1, l2 = L & M, L >> S & M, L >> 2 * S
         miss = (l1 & l2 & ~l0) | (l0 & l2 & ~l1) << S | (l0 & l1 & ~l2) << 2 * S
         out = 0
@@ -184,7 +202,8 @@ class Tables:
     def in_mills(self, stones: int) -> int:
         """The points of ``stones`` that stand in a complete line."""
         S, M = self.plane_shift, self.plane_mask
-        L = self.planes(stones)
+        lp = self.line_planes
+        L = lp[0][stones & 255] | lp[1][stones >> 8 & 255] | lp[2][stones >> 16 & 255]
         full = L & L >> S & L >> 2 * S & M
         out = 0
         lines = self.lines

@@ -33,7 +33,12 @@ class MorrisState(State):
         self.reps: dict[int, int] = {}
         self._moves: list[Move] | None = None
         #: Captures are mills only (no 直棋 擔/槓, no line-wins goal): the fast path.
-        self._plain_mills = self.rules.goal == "mill" and self.rules.captures == "mill"
+        r = self.rules
+        self._plain_mills = r.goal == "mill" and r.captures == "mill"
+        self._take_one = self._plain_mills and r.take_per_mill == 1
+        self._placement_only = r.placement_only
+        #: Fly with at most this many stones on the board (hand empty).
+        self._fly_at = self.t.n if r.move_anywhere else (-1 if r.flying is None else r.flying)
         self._count_position()
 
     # -- position key --------------------------------------------------------------------
@@ -92,75 +97,82 @@ class MorrisState(State):
         if self.pending:
             return [t.move(-1, -1, 1 << v) for v in bits(self.removable(opp))]
         hot = t.closers(own) & empty if self._plain_mills else self._hot(own, opp, empty)
+        plain = empty ^ hot
         moves: list[Move] = []
         extend = moves.extend
         landings = []  # (from, to) pairs that may remove a stone
         points_in = t.points_in
         if self.hand[c]:
-            plain = empty & ~hot
             pc = t.place_chunks
             extend(pc[0][plain & 255])
             extend(pc[1][plain >> 8 & 255])
             extend(pc[2][plain >> 16 & 255])
-            h = empty & hot
-            if h:
+            if hot:
                 for k in (0, 1, 2):
-                    for to in points_in[k][h >> 8 * k & 255]:
+                    for to in points_in[k][hot >> 8 * k & 255]:
                         landings.append((-1, to))
-        elif self.rules.placement_only:
+        elif self._placement_only:
             return moves
+        elif own.bit_count() <= self._fly_at:
+            b0, b1, b2 = plain & 255, plain >> 8 & 255, plain >> 16 & 255
+            fly_tab = t.fly_tab
+            for k in (0, 1, 2):
+                for f in points_in[k][own >> 8 * k & 255]:
+                    ft = fly_tab[f]
+                    extend(ft[0][b0])
+                    extend(ft[1][b1])
+                    extend(ft[2][b2])
+                    if hot:
+                        for j in (0, 1, 2):
+                            for to in points_in[j][hot >> 8 * j & 255]:
+                                landings.append((f, to))
         else:
-            r = self.rules
-            if r.move_anywhere or (r.flying is not None and own.bit_count() <= r.flying):
-                plain = empty & ~hot
-                b0, b1, b2 = plain & 255, plain >> 8 & 255, plain >> 16 & 255
-                h = empty & hot
-                fly_tab = t.fly_tab
-                for k in (0, 1, 2):
-                    for f in points_in[k][own >> 8 * k & 255]:
-                        ft = fly_tab[f]
-                        extend(ft[0][b0])
-                        extend(ft[1][b1])
-                        extend(ft[2][b2])
-                        if h:
-                            for j in (0, 1, 2):
-                                for to in points_in[j][h >> 8 * j & 255]:
-                                    landings.append((f, to))
-            else:
-                nbr, slide_tab = t.nbr, t.slide_tab
-                for k in (0, 1, 2):
-                    for f in points_in[k][own >> 8 * k & 255]:
-                        targets = nbr[f] & empty
-                        if targets:
-                            h = targets & hot
-                            if h:
-                                targets ^= h
-                                while h:
-                                    low = h & -h
-                                    landings.append((f, low.bit_length() - 1))
-                                    h ^= low
-                                if not targets:
-                                    continue
-                            extend(slide_tab[f][targets])
+            src, dst = t.arc_src, t.arc_dst
+            arcs = (src[0][own & 255] | src[1][own >> 8 & 255] | src[2][own >> 16 & 255]) & (
+                dst[0][plain & 255] | dst[1][plain >> 8 & 255] | dst[2][plain >> 16 & 255]
+            )
+            for table in t.arc_moves:
+                if arcs & 255:
+                    extend(table[arcs & 255])
+                arcs >>= 8
+                if not arcs:
+                    break
+            h = hot
+            nbr = t.nbr
+            while h:  # slides onto points that may close a mill
+                low = h & -h
+                to = low.bit_length() - 1
+                h ^= low
+                sources = nbr[to] & own
+                while sources:
+                    lf = sources & -sources
+                    landings.append((lf.bit_length() - 1, to))
+                    sources ^= lf
         if landings:
-            r = self.rules
-            if r.captures == "mill" and r.take_per_mill == 1:
+            if self._take_one:
                 # The common case: one removal from the removable stones, moves cached by chunks.
-                pairs, removable = t.pairs, None
+                pairs, simple = t.pairs, t.simple
+                removable = self.removable(opp)
+                chunks = [k << 8 | removable >> 8 * k & 255 for k in (0, 1, 2) if removable >> 8 * k & 255]
+                cache = t.captures
                 for f, to in landings:
-                    own2 = (own ^ 1 << f if f >= 0 else own) | 1 << to
-                    for pm in pairs[to]:
-                        if own2 & pm == pm:
-                            break
-                    else:
-                        moves.append(t.move(f, to, 0))
+                    if f >= 0:  # a slide closes a mill only if the pair does not hold the moved stone
+                        own2 = own ^ 1 << f
+                        for pm in pairs[to]:
+                            if own2 & pm == pm:
+                                break
+                        else:
+                            moves.append(simple[f][to])
+                            continue
+                    if not removable:
+                        moves.append(simple[f][to])
                         continue
-                    if removable is None:
-                        removable = self.removable(opp)
-                    if removable:
-                        extend(t.capture_moves(f, to, removable))
-                    else:
-                        moves.append(t.move(f, to, 0))
+                    base = ((f + 1) << 5 | to) << 10
+                    for kb in chunks:
+                        cached = cache.get(base | kb)
+                        if cached is None:
+                            cached = t.capture_chunk(f, to, kb)
+                        extend(cached)
             else:
                 for f, to in landings:
                     extend(self._landing_moves(f, to, own, opp))
@@ -236,7 +248,10 @@ class MorrisState(State):
         protection = self.rules.protection
         if protection == "no_mill_protection" or not opp:
             return opp
-        free = opp & ~self.in_mills(opp)
+        mills = self.t.in_mills(opp)
+        if not mills:
+            return opp
+        free = opp & ~mills
         if free:
             return free
         return opp if protection == "fallback" else 0
