@@ -1,11 +1,12 @@
 """Tantrix knowledge for agents: a position evaluation and a move ordering.
 
-A colour's *potential* is its best track, a line counting 1 per tile plus a bonus for each
-end that can still grow, a loop counting 2 per tile. An end can grow when the empty cell
-beyond it may still take a tile (before the endgame: the R2/R3 closure allows a
-placement there) and some tile not yet on the board fits it. So blocking an opponent means
-killing their ends (a cell that no remaining tile fits, or a controlled side), and
-building means long lines with live ends or closed loops."""
+A colour's *potential* is its best track's score (a line 1 per tile, a loop 2 per tile)
+plus a small bonus for each end that can still grow, plus a share of the second-best
+track. An end can grow when the empty cell beyond it may still take a tile (before the
+endgame: the R2/R3 closure allows a placement there) and some tile not yet on the board
+fits it. The evaluation is the mover's potential minus the best opponent colour's: so
+building means lengthening one's own best track, and blocking means not feeding the
+opponent's line and killing its ends (a cell no remaining tile fits, or a controlled side)."""
 
 from __future__ import annotations
 
@@ -15,14 +16,20 @@ from .hexgrid import DIRECTIONS, Cell, geometry_allows
 from .tiles import ORIENTED
 from .tracks import link_ends, track_value, tracks
 
-#: Value of an end that can still grow, in tiles, at the end of the game...
-LIVE_END = 1.0
-#: ... plus this much per tile not yet on the board (a long game ahead grows lines more).
-GROWTH_PER_TILE = 0.1
+#: Value of an end that can still grow, in tiles: small, so it decides between moves that
+#: score the same (measured: larger values, or values growing with the tiles left, lose
+#: more games against random play than this; see docs/games/tantrix.md).
+LIVE_END = 0.3
+#: ... plus this much per tile not yet on the board.
+GROWTH_PER_TILE = 0.0
+#: Only the longest tracks of a colour get their ends examined (the expensive part).
+TOP_TRACKS = 3
 #: An end blocked only by the restriction rules may reopen in the endgame.
 RESTRICTED_END = 0.3
 #: Weight of the second-best track (a second chance if the best one dies).
-SECOND = 0.25
+SECOND = 0.5
+#: Weight of all the colour's tracks together (links joined now may join the best line later).
+TOTAL = 0.0
 
 
 def _liveness(state, cell: Cell, unplaced, cache: dict) -> float:
@@ -49,12 +56,18 @@ def _liveness(state, cell: Cell, unplaced, cache: dict) -> float:
 
 
 def colour_potential(state, colour: str, unplaced, cache: dict) -> float:
+    """The best track (plus a little for its live ends), and a share of the second best."""
     edges = state.edges
+    found = sorted(
+        ((track_value(cells, loop), loop, cells) for cells, loop in tracks(edges, colour)),
+        key=lambda t: t[0],
+        reverse=True,
+    )
     end_value = LIVE_END + GROWTH_PER_TILE * len(unplaced)
     values = []
-    for cells, loop in tracks(edges, colour):
-        value = float(track_value(cells, loop))
-        if not loop:
+    for value, loop, cells in found[:TOP_TRACKS]:
+        value = float(value)
+        if not loop and end_value:
             for end in {cells[0], cells[-1]}:
                 for d in link_ends(edges[end], colour):
                     dq, dr = DIRECTIONS[d]
@@ -64,7 +77,8 @@ def colour_potential(state, colour: str, unplaced, cache: dict) -> float:
         values.append(value)
     values.sort(reverse=True)
     values += [0.0, 0.0]
-    return values[0] + SECOND * values[1]
+    total = sum(v for v, _, _ in found)
+    return values[0] + SECOND * values[1] + TOTAL * total
 
 
 def potentials(state, cache: dict | None = None) -> dict[str, float]:

@@ -1,0 +1,64 @@
+"""Text and SVG: readable text, real curved links, hands shown, forced spaces marked, and
+click targets for every path element of every legal move (tile, cell; rotations are buttons)."""
+
+import re
+import xml.etree.ElementTree as ET
+
+from qipan.core import CHANCE
+from qipan.games.tantrix.render import link_path
+
+from .conftest import make, play_random
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def midgame():
+    return play_random(
+        make().new(players=2, seed=21), 21, stop=lambda s: len(s.forced_spaces) > 0 and s.to_move != CHANCE
+    )
+
+
+def test_svg_is_well_formed_with_targets_for_every_legal_move():
+    state = midgame()
+    svg = state.svg()
+    root = ET.fromstring(svg)
+    targets = {el.get("data-target") for el in root.iter() if el.get("data-target")}
+    for move in state.legal_moves():
+        tile, cell, rot = move.path
+        assert tile in targets and cell in targets
+        assert re.fullmatch(r"r[0-5]", rot)  # offered as a button
+    # Only the mover's hand tiles are clickable.
+    mover_tiles = {f"t{t}" for t in state.hands[state.to_move]}
+    assert {t for t in targets if t.startswith("t")} == mover_tiles
+    # Every tile on the board and in the hands is drawn with three coloured links.
+    tiles = [g for g in root.iter(SVG_NS + "g") if g.get("class") == "tile"]
+    assert len(tiles) == len(state.board) + sum(len(h) for h in state.hands)
+    assert all(len(g.findall(SVG_NS + "path")) == 3 for g in tiles)
+    forced = [g for g in root.iter(SVG_NS + "g") if "forced" in (g.get("class") or "")]
+    assert {g.get("data-target") for g in forced} == {f"{q},{r}" for q, r in state.forced_spaces}
+
+
+def test_paths_are_unique_and_no_path_is_a_prefix_of_another():
+    state = midgame()
+    paths = [m.path for m in state.legal_moves()]
+    assert len(set(paths)) == len(paths)
+    assert all(len(p) == 3 for p in paths)
+
+
+def test_link_shapes():
+    # A straight link is a line, sharp and gentle links are arcs of radius size/2 and 1.5*size.
+    assert link_path(0, 0, 10, 1, 4).startswith("M8.7,0 L-8.7,0")
+    assert " A5,5 0 0 " in link_path(0, 0, 10, 0, 1)
+    assert " A15,15 0 0 " in link_path(0, 0, 10, 0, 2)
+
+
+def test_text_is_readable():
+    state = midgame()
+    text = state.text()
+    assert "Player" in text and "hand:" in text and "Forced spaces:" in text and "<F>" in text
+    for (q, r), (t, k) in state.board.items():
+        assert f"{t}@{q},{r}r{k}" in text
+    assert "(empty board" in make().position(
+        "players=2 phase=play turn=1/1 order=40,12 hands=1,2,3,4,5,6|7,8,9,10,11,12"
+    ).text()
+    assert "<svg" in make("tantrix-discovery").new().svg()

@@ -1,0 +1,116 @@
+"""The solitaire puzzles: solver counts against the published numbers, and play."""
+
+import pytest
+
+from qipan.core import CHANCE, IllegalMove, NotationError, QipanError
+from qipan.games.tantrix.solver import (
+    PUBLISHED_DISCOVERY,
+    count_discovery,
+    count_flower,
+    discovery_solutions,
+    flower_solutions,
+    has_hole,
+    is_discovery_solution,
+)
+
+from .conftest import make, play_random
+
+
+@pytest.mark.parametrize(
+    "n,colour", [key for key in PUBLISHED_DISCOVERY if key[0] <= 9], ids=lambda v: str(v)
+)
+def test_discovery_counts_match_the_published_numbers(n, colour):
+    assert count_discovery(n, colour) == PUBLISHED_DISCOVERY[(n, colour)]
+
+
+def test_every_solution_is_a_hole_free_loop_through_all_tiles():
+    for n in (3, 5, 7):
+        for solution in discovery_solutions(n):
+            board = {cell: (t, r) for cell, t, r in solution}
+            assert sorted(t for _, t, _ in solution) == list(range(1, n + 1))
+            assert is_discovery_solution(board, make("tantrix-discovery", n=n).colour)
+
+
+def test_hole_detection():
+    ring = [(1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1)]
+    assert has_hole(ring) and not has_hole(ring + [(0, 0)]) and not has_hole([(0, 0), (1, 0), (1, -1)])
+
+
+def test_discovery_game_is_won_by_playing_a_solution():
+    game = make("tantrix-discovery", n=6)
+    assert game.colour == "B"
+    state = game.new()
+    assert state.to_move == 0 and {m.data[2] for m in state.legal_moves()} == {(0, 0)}
+    for cell, tile, rot in state.solutions()[0]:
+        state.play(f"{tile}@{cell[0]},{cell[1]}r{rot}")
+    assert state.outcome.winners == (0,) and state.outcome.reason == "solved"
+
+
+def test_discovery_game_not_solved_when_the_tiles_do_not_form_the_loop():
+    state = play_random(make("tantrix-discovery", n=4).new(), 1)
+    assert state.outcome is not None
+    solved = is_discovery_solution(state.board, "R") if len(state.board) == 4 else False
+    assert (state.outcome.winners == (0,)) == solved
+
+
+def test_discovery_colour_option_and_bad_options():
+    assert make("tantrix-discovery", n=7, colour="B").colour == "B"
+    assert make("tantrix-discovery", n=7).colour == "R"
+    with pytest.raises(QipanError):
+        make("tantrix-discovery", n=11)
+
+
+def test_discovery_rejects_bad_moves_and_positions():
+    state = make("tantrix-discovery", n=5).new()
+    key = state.key()
+    for text, error in (("6@0,0r0", IllegalMove), ("1@1,1r0", IllegalMove), ("1@0,0", NotationError)):
+        with pytest.raises(error):
+            state.play(text)
+        assert state.key() == key
+    game = make("tantrix-discovery", n=3)
+    with pytest.raises(NotationError):
+        game.position("board=1@0,0r0 hand=2")  # tile 3 missing
+    with pytest.raises(NotationError):
+        game.position("board=1@0,0r0;2@1,0r0 hand=3")  # edges do not match
+    state = game.position("board=1@0,0r0 hand=2,3")
+    assert game.position(state.position()).key() == state.key()
+
+
+def test_flower_solutions_and_game():
+    solution_tiles = [1, 2, 3, 4, 5, 6, 7]
+    count = count_flower(solution_tiles)
+    for arrangement in flower_solutions(solution_tiles):
+        board = {cell: (t, r) for cell, t, r in arrangement}
+        assert len(board) == 7
+    state = make("tantrix-flower").new()
+    assert state.to_move == CHANCE and len(state.chance_outcomes()) == 56
+    for tile in solution_tiles:
+        state.play(f"+{tile}")
+    assert state.to_move == 0 and sorted(state.hand) == solution_tiles
+    solutions = state.solutions()
+    assert len(solutions) == count
+    if solutions:
+        for cell, tile, rot in solutions[0]:
+            state.play(f"{tile}@{cell[0]},{cell[1]}r{rot}")
+        assert state.outcome.winners == (0,)
+    with pytest.raises(ValueError):
+        count_flower([1, 2, 3])
+
+
+def test_flower_game_places_only_in_the_flower():
+    state = make("tantrix-flower").new()
+    for tile in (10, 20, 30, 40, 50, 55, 56):
+        state.play(f"+{tile}")
+    cells = {m.data[2] for m in state.legal_moves()}
+    assert cells == {(0, 0), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1)}
+
+
+def test_agent_solves_discovery_puzzles():
+    from qipan.games.tantrix import TantrixAgent
+
+    for n in (4, 7):
+        state = make("tantrix-discovery", n=n).new()
+        agent = TantrixAgent(seed=1)
+        while state.outcome is None:
+            state.play(agent.choose(state))
+        assert state.outcome.winners == (0,)
