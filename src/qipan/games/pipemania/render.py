@@ -63,6 +63,17 @@ def flow_status(board: Board) -> str:
     )
 
 
+def ends_status(board: Board) -> str:
+    """Where the start and the drain are and which side they open to."""
+    lv = board.level
+    parts = []
+    for name, end in (("start", lv.start), ("drain", lv.drain)):
+        if end is not None:
+            r, c = divmod(end[0], lv.cols)
+            parts.append(f"{name} {r},{c} opens {SIDE_NAMES[end[1]]}")
+    return ", ".join(parts)
+
+
 def _supply(state: PipeManiaState, p: int) -> str:
     g = state.game
     if g.supply == "fixed":
@@ -79,6 +90,7 @@ def text(state: PipeManiaState) -> str:
         if len(state.boards) > 1:
             lines.append(f"grid of player {i + 1}")
         lines.append(flow_status(board))
+        lines.append(ends_status(board))
         lines.extend(grid_lines(board))
     for p in range(state.num_players):
         lost = f", loses {state.lost[p]} ticks" if state.lost[p] else ""

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from ...core import CHANCE, QipanError, resolve_chance
 from .pieces import BY_ID
-from .render import flow_status, glyph
+from .render import ends_status, flow_status, glyph
 
 MOVES = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 
@@ -182,7 +182,9 @@ def draw(screen, loop: RealTimeLoop, curses) -> None:
     x0 = 0
     for board in state.boards:
         lv = board.level
-        screen.addstr(y, x0, flow_status(board)[:60])
+        width = 70 if len(state.boards) == 1 else 2 * lv.cols + 2
+        screen.addstr(y - 1, x0, ends_status(board)[:width])
+        screen.addstr(y, x0, flow_status(board)[:width])
         for r in range(lv.rows):
             for c in range(lv.cols):
                 cell = r * lv.cols + c
