@@ -55,15 +55,30 @@ class Search:
         self.nodes = 0
         self.depth_done = 0
         self.scores: dict[tuple[int, int], float] = {}
+        #: Root moves that survived the two-ply win scan.
+        self.safe = 0
 
     # -- root ------------------------------------------------------------------------------
     def best(self, max_depth: int) -> tuple[int, int]:
         moves = self._legal_root()
         self.rng.shuffle(moves)  # ties broken at random (seeded)
-        best = moves[0]
         if len(moves) == 1:
-            return best
-        order = self._ordered(moves)
+            return moves[0]
+        # A complete two-ply scan for wins only, whatever the time limit: take a win at
+        # once, and never play a move after which the opponent has a winning reply.
+        safe = []
+        for move in moves:
+            verdict = self._scan(move)
+            if verdict == "win":
+                self.scores = {move: WIN}
+                return move
+            if verdict == "safe":
+                safe.append(move)
+        self.safe = len(safe)
+        if len(safe) == 1:
+            return safe[0]
+        order = self._ordered(safe or moves)
+        best = order[0]
         for depth in range(1, max_depth + 1):
             try:
                 scores = self._root(order, depth)
@@ -77,6 +92,52 @@ class Search:
             if top >= WIN or all(v <= -WIN for v in scores.values()):
                 break  # a forced win found, or every move loses: deeper search changes nothing
         return best
+
+    def _scan(self, move) -> str:
+        """ "win" if ``move`` wins for the side to move, "lose" if it loses at once or lets
+        the opponent win with their next move, else "safe"."""
+        board, mover = self.board, self.mover
+        pos, tile = move
+        placed = board.place(pos, tile)
+        before = board.bbox()
+        board.commit(placed)
+        try:
+            value = self._result(placed, mover)
+            if value is not None:
+                return "win" if value > 0 else "lose" if value < 0 else "safe"
+            if self.limited and len(board.cells) >= LIMIT * LIMIT:
+                return "safe"
+            return "lose" if self._has_winning_move(1 - mover) else "safe"
+        finally:
+            board.uncommit(placed, before)
+
+    def _has_winning_move(self, mover: int) -> bool:
+        """Can ``mover`` (to move) win with one turn?"""
+        board = self.board
+        for pos, tile in free_placements(board, self.limited):
+            try:
+                placed = board.place(pos, tile)
+            except IllegalTurn:
+                continue
+            before = board.bbox()
+            board.commit(placed)
+            value = self._result(placed, mover)
+            board.uncommit(placed, before)
+            if value is not None and value > 0:
+                return True
+        return False
+
+    def _result(self, placed, mover: int) -> float | None:
+        """+1 / -1 / 0 if the turn that put ``placed`` ends the game for ``mover``."""
+        white, red = self.board.wins(placed, self.lines)
+        mine, theirs = (white, red) if mover == 0 else (red, white)
+        if mine and theirs and self.draw_on_both:
+            return 0.0
+        if mine:
+            return 1.0
+        if theirs:
+            return -1.0
+        return None
 
     def _legal_root(self) -> list[tuple[int, int]]:
         return legal_placements(self.board, self.limited)
@@ -119,14 +180,9 @@ class Search:
         before = board.bbox()
         board.commit(placed)
         try:
-            white, red = board.wins(placed, self.lines)
-            mine, theirs = (white, red) if mover == 0 else (red, white)
-            if mine and theirs and self.draw_on_both:
-                return 0.0
-            if mine:
-                return WIN + depth
-            if theirs:
-                return -WIN - depth
+            result = self._result(placed, mover)
+            if result is not None:
+                return result * (WIN + depth)
             if self.limited and len(board.cells) >= LIMIT * LIMIT:
                 return 0.0
             if depth <= 1:
