@@ -1,6 +1,7 @@
 """Pipe Mania (接水管): a tick-based model of the real-time puzzle, its planner and terminal."""
 
 from ...core import GameSpec, Option, register
+from . import records  # noqa: F401  (registers the §3.7 level record format)
 from .rules import DEFAULTS, PipeManiaGame, PipeManiaState
 
 _HELP = {
