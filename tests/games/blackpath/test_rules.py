@@ -201,3 +201,11 @@ def test_evaluate_counts_safe_tiles_for_the_mover():
         assert game.evaluate(state, 1 - state.to_move) == -(safe - 2) / 3
     done = new().play_many(["+", "/"])
     assert game.evaluate(done, 0) == 1.0 and game.evaluate(done, 1) == -1.0
+
+
+def test_order_moves_puts_winning_then_safe_tiles_first():
+    state = new(2, 3).play_many(["+", "\\"])  # at b2 from N: \\ reaches the goal, / goes on to a2, + hits the border
+    ordered = state.game.order_moves(state, state.legal_moves())
+    assert ordered[0].text == "\\" and state.where(ordered[0].data) == GOAL
+    kinds = [state.where(m.data) for m in ordered]
+    assert kinds == sorted(kinds, key=[GOAL, OPEN, BORDER].index)

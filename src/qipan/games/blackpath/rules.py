@@ -16,6 +16,7 @@ from .tiles import (
     CROSS,
     EMPTY,
     GOAL,
+    OPEN,
     PAIR,
     SYMBOLS,
     TILE_OF_SYMBOL,
@@ -67,6 +68,11 @@ class BlackPathGame(Game):
         safe = len(state.safe_tiles())
         value = (safe - 2) / 3
         return value if state.to_move == player else -value
+
+    def order_moves(self, state: State, moves: list[Move]) -> list[Move]:
+        """Tiles that reach the goal first, then those that stay on the board, border last."""
+        rank = {GOAL: 0, OPEN: 1, BORDER: 2}
+        return sorted(moves, key=lambda m: rank[state.where(m.data)])
 
 
 class BlackPathState(State):
