@@ -105,3 +105,15 @@ def test_solver_agent_wins_kurna_as_first_player():
         assert state.outcome.winners == (0,)
     with pytest.raises(qipan.QipanError, match="only the Three Men's Morris"):
         load_agent("morris-solver").choose(qipan.load("nine-mens-morris").new())
+
+
+def test_six_mens_morris_three_vs_three_matches_the_solved_table():
+    """The engine's 6MM move generation, mill protection and blocking rule reproduce the
+    project's independently computed 3-vs-3 table (no-flying ruleset; the flying one is checked
+    by ``benchmarks/morris_six_values.py --flying``)."""
+    from qipan.games.morris.solver import three_vs_three_counts
+
+    data = json.loads(Path("/work/shared/data/morris/six_mens_morris_values.json").read_text())
+    expected = data["moving_phase_counts_no_flying_protected"]["table"]["3-3"]["white_to_move"]
+    game = qipan.load("six-mens-morris", flying=None, repetition_count=None, n_move=0)
+    assert three_vs_three_counts(game) == expected

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import asdict, dataclass, replace
+from itertools import combinations
 
 from ...core.errors import QipanError
 from .rules import MorrisRules
@@ -135,3 +136,66 @@ def solve(rules: MorrisRules, first: int = 0, limit: int = 2_000_000) -> Solutio
 def first_move_values(solution: Solution) -> dict[str, int]:
     """Value for the first player after each possible first move, keyed by the move's text."""
     return {str(m): v for m, v, _ in solution.move_values(solution.start)}
+
+
+def three_vs_three_counts(game) -> dict[str, int]:
+    """Retrograde analysis of every board with 3 stones a side, hands empty (the subspace is
+    closed: a capture leaves 2 stones, a win). Counts of win/draw/loss for White to move,
+    over all such boards (unreachable ones included), as in ``six_mens_morris_values.json``.
+    Repetition is a draw; the game's own move generation is used."""
+    state = game.new()
+    n = state.t.n
+    boards = []
+    for white in combinations(range(n), 3):
+        wmask = sum(1 << p for p in white)
+        rest = [p for p in range(n) if p not in white]
+        for black in combinations(rest, 3):
+            boards.append((wmask, sum(1 << p for p in black)))
+    # A position is (mover's stones, other's stones); values are for the mover. Every board
+    # (W, B) read as (mover, other) covers both sides to move, since the boards list every pair.
+    value: dict[tuple[int, int], int] = {}
+    count: dict[tuple[int, int], int] = {}
+    parents: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    queue: deque = deque()
+    state.hand = [0, 0]
+    for node in boards:
+        own, opp = node
+        state.bb = [own, opp]
+        state.to_move, state.outcome, state._moves = 0, None, None
+        moves = state._legal()
+        if not moves:
+            value[node] = LOSS
+            queue.append(node)
+            continue
+        kids = set()
+        for move in moves:
+            f, to, removed, fb, tb = move.data
+            if removed:
+                value[node] = WIN
+                break
+            kids.add((opp, own ^ fb ^ tb))
+        if node in value:
+            queue.append(node)
+            continue
+        count[node] = len(kids)
+        for kid in kids:
+            parents.setdefault(kid, []).append(node)
+    while queue:
+        node = queue.popleft()
+        v = value[node]
+        for parent in parents.get(node, ()):
+            if parent in value:
+                continue
+            if v == LOSS:
+                value[parent] = WIN
+                queue.append(parent)
+            else:
+                count[parent] -= 1
+                if count[parent] == 0:
+                    value[parent] = LOSS
+                    queue.append(parent)
+    tally = {"win": 0, "draw": 0, "loss": 0}
+    for wmask, bmask in boards:  # White to move
+        v = value.get((wmask, bmask), 0)
+        tally["win" if v == WIN else "loss" if v == LOSS else "draw"] += 1
+    return tally
