@@ -44,6 +44,15 @@ def test_malformed_moves_are_notation_errors_and_change_nothing(text):
     assert state.key() == key and state.position() == position and state.ply == 2
 
 
+@pytest.mark.parametrize("text", ["ZZZZ1+", "A123456789+", "E1+", "A4/"])
+def test_far_away_cells_are_illegal_and_change_nothing(text):
+    state = play("@0/ @1\\")
+    key = state.key()
+    with pytest.raises(IllegalMove, match="no neighbouring tile"):
+        state.play(text)
+    assert state.key() == key and state.ply == 2
+
+
 def test_result_tokens_and_old_notation_are_rejected_as_moves_with_a_reason():
     state = play("@0/")
     with pytest.raises(NotationError, match="result token"):

@@ -58,6 +58,7 @@ def test_set_up_positions_play_on_and_judge_wins():
         ("J./.L W", "connected"),
         ("|/./| W", "connected"),
         ("-|- W", "different colours"),
+        ("|" * 5000 + " W", "too large"),
     ],
 )
 def test_bad_positions_are_rejected(text, why):

@@ -104,11 +104,13 @@ class TraxState(State):
         """The (cell, tile) a move text names here, checked for everything but forced plays."""
         col, row, symbol = split_move(text)
         board = self.board
-        token = f"{text.strip().upper()}"
+        token = text.strip().upper()
         if not board.cells:
             if token not in FIRST_MOVES:
                 raise IllegalMove(f"the first move must be @0+ or @0/, not {token}", token)
             return pos_of(0, 0), FIRST_MOVES[token]
+        if row > board.height + 1 or col > board.width + 1:
+            raise IllegalMove(f"{token}: the cell has no neighbouring tile", token)
         pos = pos_of(board.min_r - 1 + row, board.min_c - 1 + col)
         if pos in board.cells:
             raise IllegalMove(f"{token}: the cell is occupied", token)

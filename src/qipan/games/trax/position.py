@@ -26,7 +26,10 @@ def read_position(game: TraxGame, text: str) -> TraxState:
                 continue
             if ch not in FROM_GLYPH:
                 raise NotationError(f"unknown glyph {ch!r} in row {r + 1}: use | - J L 7 r or .")
-            tiles[pos_of(r, c)] = FROM_GLYPH[ch]
+            try:
+                tiles[pos_of(r, c)] = FROM_GLYPH[ch]
+            except ValueError as exc:
+                raise NotationError(f"the position is too large: {exc}") from None
     _check(game, tiles)
     state = TraxState(game, 2)
     state.board.load(tiles)

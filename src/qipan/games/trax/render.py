@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .board import pos_of
+from .board import pos_of, row_col
 from .game import PLAYER_NAMES, TraxState
 from .notation import column_label
 from .tiles import COLOUR, EMPTY_GLYPH, GLYPH, RED, WHITE, WHITE_MASK
@@ -93,8 +93,6 @@ def svg(state: TraxState) -> str:
     for move in moves:
         targets.setdefault(move.data[0], move.path[0])
     cells = list(board.cells) + list(targets)
-    from .board import row_col
-
     rcs = [row_col(p) for p in cells] or [(0, 0)]
     min_r = min(r for r, _ in rcs)
     min_c = min(c for _, c in rcs)

@@ -1,12 +1,15 @@
 """Trax knowledge for agents: the open tracks, how close each is to a loop or a line, and
 the threats the Trax literature names (rules §2.8):
 
-* **loop threat**: a track whose two ends face edge-adjacent empty cells. One tile (plus
-  the forced tile it creates) closes the loop.
+* **loop threat**: a track whose two ends face edge-adjacent empty cells. One free tile
+  (plus the forced tile it creates) closes the loop.
 * **L-threat**: a track whose ends face diagonally adjacent empty cells, so that the two
-  cells and a shared neighbour form an L; two tiles close it, and a block often forces it.
+  cells and a shared neighbour form an L; two free moves close it.
 * **edge threat** (line threat): a track running from one outermost edge of the tile area
   to one tile short of the opposite edge (or to an area one column/row short of 8).
+
+Gaps count free moves, the forced tiles they set off included in the move. The patterns
+are estimates; only the search proves a win.
 
 ``evaluate`` turns them into a score; the search in ``agent.py`` finds the real wins."""
 
@@ -26,7 +29,7 @@ class Track:
     colour: int
     #: The two ends: (tile cell, side the track leaves through).
     ends: tuple[tuple[int, int], tuple[int, int]]
-    #: Tiles still needed for a loop (1 = a loop threat) and for a line (1 = an edge threat).
+    #: Free moves still needed for a loop (1 = a loop threat) and a line (1 = an edge threat).
     loop_gap: int
     line_gap: int
 
@@ -175,5 +178,4 @@ __all__ = [
     "open_tracks",
     "order_moves",
     "threat_counts",
-    "RED",
 ]
