@@ -6,6 +6,7 @@ Layout text: rows separated by ``/`` or new lines, cells separated by spaces (se
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 
@@ -156,6 +157,7 @@ def generate_cells(number: int, cols: int, rows: int, goal: str, rng: random.Ran
     return cells
 
 
+@functools.lru_cache(maxsize=256)  # levels are immutable; generation runs the planner
 def generated_level(
     number: int, cols: int, rows: int, goal: str, min_length: int, timing, wrap: str, layout_seed: int
 ):
