@@ -103,3 +103,51 @@ def test_record_round_trip_and_bad_record():
     bad.moves = bad.moves[:16] + ["b2xd7"] + bad.moves[17:]  # d7 is White's own stone
     with pytest.raises(qipan.RecordError, match="ply 17"):
         bad.replay()
+
+
+# -- the traditional move list (Malom / WMD) ----------------------------------------------------
+from qipan.games.morris import records as movelist  # noqa: E402
+from qipan.records import read_records_text  # noqa: E402
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_malom_move_lists_read_and_replay(game_id):
+    data = GAMES[game_id]
+    text = (
+        data["text"]
+        if game_id != "malom_fig6_morabaraba_perfect"
+        else "# twelve-mens-morris\n" + data["text"]
+    )
+    (record,) = read_records_text(text)
+    assert record.game == PRESET[game_id] and record.moves == data["moves"]
+    assert board_rows(record.replay()) == data["final_board_rank7_to_1"]
+
+
+def test_numbered_move_list_with_options_and_result_round_trips():
+    text = "# nine-mens-morris flying=none n_move=50\n1. d6 f4 2. d2 b4 3. f6 1/2-1/2"
+    assert movelist.sniff(text)
+    (record,) = movelist.read(text)
+    assert record.options == {"flying": "none", "n_move": "50"} and record.moves == [
+        "d6",
+        "f4",
+        "d2",
+        "b4",
+        "f6",
+    ]
+    assert record.result.is_draw
+    state = record.replay()
+    assert state.game.rules.flying is None and state.game.rules.n_move == 50
+    again = movelist.read(movelist.write([record]))[0]
+    assert (again.game, again.moves, again.result.is_draw) == (record.game, record.moves, True)
+
+
+def test_move_list_sniffing_and_errors():
+    assert not movelist.sniff('[Game "nine-mens-morris"]\n\n1. d2 *')  # qipan's PGN-like form
+    assert not movelist.sniff('{"game": "nine-mens-morris"}')
+    assert not movelist.sniff("1. K10 L9 2. M8")  # Pente coordinates
+    assert not movelist.sniff("d2")  # one bare token: too little to claim a file
+    with pytest.raises(qipan.RecordError, match="not a Morris move"):
+        movelist.read("# nine-mens-morris\nd2, d3; h9")
+    (bad,) = movelist.read("d2, d3; d2")
+    with pytest.raises(qipan.RecordError, match="ply 3"):
+        bad.replay()

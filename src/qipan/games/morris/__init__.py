@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from functools import partial
 
+from ...core.formats import RecordFormat, register_format
 from ...core.registry import GameSpec, Option, register
+from . import records as _records
 from .game import MorrisGame
 from .perft import perft
 from .rules import MorrisRules
@@ -188,5 +190,10 @@ def _spec(vid, title, fixed, names, defaults, stones_range) -> GameSpec:
 
 
 register(*(_spec(*v) for v in _VARIANTS))
+register_format(
+    RecordFormat(
+        "morris-movelist", _records.sniff, _records.read, _records.write, suffixes=(".morris", ".mor")
+    )
+)
 
 from . import agent  # noqa: E402,F401  (registers the morris-solver agent)
