@@ -27,6 +27,7 @@ from .heuristics import (
     enemies,
     max_window,
     move_score,
+    point_info,
     threatens_capture_win,
     wins_at,
 )
@@ -143,7 +144,7 @@ class PenteAgent(Agent):
             found = self._budgeted(0.25, lambda: self._vcf(state, p, self.vcf_depth))
             if found is not None:
                 return found
-            roots = self._budgeted(0.35, lambda: self._safe_roots(state, p, points))
+            roots = self._budgeted(0.45, lambda: self._safe_roots(state, p, points))
         self._deadline = full
         return self._search_root(state, p, roots)
 
@@ -171,8 +172,23 @@ class PenteAgent(Agent):
             state.to_move = p
         if threat is None:
             return None
+        # the points of the threat (its first move and the wins it sets up) and our
+        # captures are the likely defences: try them first, then the rest by value
+        state.to_move = opp
+        token = state._apply(self._move(state, threat))
+        urgent = {threat} | {j for j in candidates(state, 2) if wins_at(state, j, opp)}
+        state._revert(token)
+        state.to_move = p
+        urgent = {i for i in urgent if i in points} | {i for i in points if state.capture_dirs(i, p)}
+        order = sorted(urgent, key=lambda i: -move_score(state, i, p))
+        order += [
+            i
+            for _, i in sorted(
+                ((move_score(state, i, p), i) for i in points if i not in urgent), reverse=True
+            )
+        ]
         safe = []
-        for _, i in sorted(((move_score(state, i, p), i) for i in points), reverse=True):
+        for i in order:
             token = state._apply(self._move(state, i))
             try:
                 if state.outcome is not None or self._vcf(state, opp, min(self.vcf_depth, 4)) is None:
@@ -183,7 +199,7 @@ class PenteAgent(Agent):
                 state._revert(token)
             if len(safe) >= self.width:
                 break
-        return safe or None
+        return safe or [i for i in order if i in urgent] or None
 
     def _search_root(self, state: PenteState, p: int, roots: list[int] | None) -> int:
         moves = self._ordered(state, p, roots)
@@ -237,24 +253,19 @@ class PenteAgent(Agent):
 
     def _negamax(self, state: PenteState, p: int, depth: int, alpha: int, beta: int) -> int:
         self._tick()
-        opp = 1 - p
-        points = candidates(state, 2)
+        points = candidates(state, 1)  # inner nodes look closer than the root (radius 2)
         if not points:
             return 0
-        scored = []
-        forced = []
-        for i in points:
-            if wins_at(state, i, p):
-                forced_win = self._wins_now(state, i, p)
-                if forced_win:
-                    return WIN + depth
-            if wins_at(state, i, opp):
-                forced.append(i)
+        infos = [(point_info(state, i, p), i) for i in points]
+        for (_, mine, _), i in infos:
+            if mine and self._wins_now(state, i, p):
+                return WIN + depth
+        forced = {i for (_, _, theirs), i in infos if theirs}
         if forced:
-            pool = set(forced) | {i for i in points if state.capture_dirs(i, p)}
-            scored = sorted(((move_score(state, i, p), i) for i in pool), reverse=True)
+            pool = forced | {i for i in points if state.capture_dirs(i, p)}
+            scored = sorted(((sc, i) for (sc, _, _), i in infos if i in pool), reverse=True)
         else:
-            scored = sorted(((move_score(state, i, p), i) for i in points), reverse=True)[: self.width]
+            scored = sorted(((sc, i) for (sc, _, _), i in infos), reverse=True)[: self.width]
         best = -WIN * 2
         for score, i in scored:
             value = self._child(state, p, score, i, depth, alpha, beta)

@@ -120,13 +120,14 @@ def _make_codes(n: int, p: int, partner: int | None) -> list[int]:
     return code
 
 
-_PATTERNS: dict[tuple, tuple[int, int, int, int, int, int, int]] = {}
+_PATTERNS: dict[tuple, tuple[int, ...]] = {}
 
 
-def _line_pattern(key: tuple, need: int, count_partner: bool) -> tuple[int, int, int, int, int, int, int]:
+def _line_pattern(key: tuple, need: int, count_partner: bool) -> tuple[int, ...]:
     """What placing on the empty centre of ``key`` (4 codes before it, 4 after, along one
     line) is worth: (attack, defence, stones taken, own pairs saved, capture threats made,
-    own pairs exposed, most own stones in a clean window)."""
+    own pairs exposed, most own stones in a clean window, own line length made, longest
+    line of one foe through the point). Line lengths see 4 points each way."""
     cells = key[:4] + (C_EMPTY,) + key[4:]
     attack = defence = best = 0
     for start in range(4 - (need - 1), 5):
@@ -153,10 +154,23 @@ def _line_pattern(key: tuple, need: int, count_partner: bool) -> tuple[int, int,
             threats += 1
         if (a == C_OWN and b >= C_FOE and back == C_EMPTY) or (a == C_OWN and b == C_EMPTY and back >= C_FOE):
             exposed += 1
-    return attack, defence, taken, saved, threats, exposed, best
+    own_line = 1 + _run(cells, C_OWN, -1) + _run(cells, C_OWN, 1)
+    foe_line = 0
+    for foe in {cells[3], cells[5]}:
+        if foe >= C_FOE:
+            foe_line = max(foe_line, 1 + _run(cells, foe, -1) + _run(cells, foe, 1))
+    return attack, defence, taken, saved, threats, exposed, best, own_line, foe_line
 
 
-def _patterns(state: PenteState, i: int, p: int) -> list[tuple[int, int, int, int, int, int, int]]:
+def _run(cells: tuple, code: int, step: int) -> int:
+    n, k = 0, 4 + step
+    while 0 <= k < 9 and cells[k] == code:
+        n += 1
+        k += step
+    return n
+
+
+def _patterns(state: PenteState, i: int, p: int) -> list[tuple[int, ...]]:
     cells, code = state.cells, _codes(state, p)
     need, count_partner = state.game.win_length, state.game.count_partner
     out = []
@@ -178,7 +192,7 @@ def move_score(state: PenteState, i: int, p: int) -> int:
     windows, captures (worth more as the count nears 10), own pairs saved from capture,
     capture threats made, own pairs left exposed."""
     score = taken = saved = 0
-    for attack, defence, t, sv, threats, exposed, _ in _patterns(state, i, p):
+    for attack, defence, t, sv, threats, exposed, *_ in _patterns(state, i, p):
         score += attack + defence + CAPTURE_THREAT * threats - EXPOSED * exposed
         taken += t
         saved += sv
@@ -224,6 +238,38 @@ def max_window(state: PenteState, i: int, p: int) -> int:
     """The most own stones in a line window through empty ``i`` that holds no other stone:
     ``win_length - 2`` means placing on ``i`` makes a four (a threat to win)."""
     return max(v[6] for v in _patterns(state, i, p))
+
+
+def point_info(state: PenteState, i: int, p: int) -> tuple[int, bool, bool]:
+    """For two players, in one pass: (move_score, whether ``p`` wins by placing on ``i``,
+    whether the opponent would). Exact-five games check lines exactly."""
+    game = state.game
+    need = game.win_length
+    score = taken = saved = 0
+    own_line = foe_line = 0
+    for attack, defence, t, sv, threats, exposed, _, own, foe in _patterns(state, i, p):
+        score += attack + defence + CAPTURE_THREAT * threats - EXPOSED * exposed
+        taken += t
+        saved += sv
+        own_line = max(own_line, own)
+        foe_line = max(foe_line, foe)
+    caps, opp_caps = state.captures[p], state.captures[1 - p]
+    if taken:
+        if game.max_pairs is not None:
+            taken = min(taken, 2 * game.max_pairs)
+        score += CAPTURE * taken // 2 * (1 + caps // 4)
+    if saved:
+        score += CAPTURE_BLOCK * saved * (1 + opp_caps // 4)
+    if game.exact:
+        mine = own_line >= need and wins_at(state, i, p)
+        theirs = foe_line >= need and wins_at(state, i, 1 - p)
+    else:
+        mine = own_line >= need
+        theirs = foe_line >= need
+    mine = mine or caps + taken >= CAPTURE_TARGET
+    if not theirs and opp_caps + 2 >= CAPTURE_TARGET:
+        theirs = wins_at(state, i, 1 - p)
+    return score, mine, theirs
 
 
 def threatens_capture_win(state: PenteState, i: int, p: int) -> bool:

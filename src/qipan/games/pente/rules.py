@@ -107,7 +107,7 @@ class PenteState(State):
 
     def __init__(self, game: PenteGame, players: int):
         super().__init__(game, players)
-        g = game.geom
+        g = self.geom = game.geom
         self.cells = [OFF] * g.size
         for i in g.points:
             self.cells[i] = EMPTY
@@ -146,9 +146,6 @@ class PenteState(State):
         return new
 
     # -- queries -----------------------------------------------------------------------
-    @property
-    def geom(self) -> Geometry:
-        return self.game.geom
 
     def stone(self, i: int) -> int | None:
         """The player whose stone is on point ``i``, or None."""
