@@ -411,3 +411,13 @@ def test_terminal_attribute_points_at_the_runner():
     import importlib
 
     assert callable(getattr(importlib.import_module(module), func))
+
+
+def test_copies_stay_independent_through_undo_of_shared_history():
+    state = act(make(sequence="H,H,H,H," + FILLER, start_delay=10).new(), "p1,1", "p1,1")
+    twin = state.copy()
+    state.undo()
+    twin.undo()
+    before = twin.key()
+    state.play("p0,0")
+    assert twin.key() == before and twin.boards[0].cells[0] is None

@@ -583,11 +583,15 @@ class PipeManiaState(State):
         )
 
     def _revert(self, token) -> None:
+        # The token is copied again: copies of a state share their undo tokens.
         (boards, scores, lost, repl, lengths, disp, pools, actors, actor_i, to_move, pending, outcome) = token
-        self.boards, self.scores, self.lost, self.replacements = boards, scores, lost, repl
+        self.boards = [b.clone() for b in boards]
+        self.scores, self.lost, self.replacements = list(scores), list(lost), list(repl)
         for seq, n in zip(self.sequences, lengths, strict=True):
             del seq[n:]
-        self.dispensers, self.pools, self.actors, self.actor_i = disp, pools, actors, actor_i
+        self.dispensers = [[list(d) for d in own] for own in disp]
+        self.pools = [dict(pl) for pl in pools]
+        self.actors, self.actor_i = list(actors), actor_i
         self.to_move, self.pending, self.outcome = to_move, pending, outcome
 
     def copy(self) -> PipeManiaState:
@@ -600,13 +604,8 @@ class PipeManiaState(State):
         new.pools = [dict(pl) for pl in self.pools]
         new.actors = list(self.actors)
         new.history = list(self.history)
-        new._undo_stack = [self._copy_token(t) for t in self._undo_stack]
+        new._undo_stack = list(self._undo_stack)  # tokens are never changed in place
         return new
-
-    @staticmethod
-    def _copy_token(token):
-        # Tokens hold their own copies already; only the boards are mutable afterwards.
-        return ([b.clone() for b in token[0]], *token[1:])
 
     def key(self):
         visible = tuple(
