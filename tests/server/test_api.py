@@ -330,3 +330,24 @@ def test_front_end_pages_are_served(client):
     assert 'id="replay-controls"' in client.get("/replay/abc").text
     assert "PathPicker" in client.get("/static/clicks.js").text
     assert client.get("/static/app.css").status_code == 200
+
+
+def test_oversized_bodies_are_refused(client):
+    r = client.post("/api/games", content=b'{"game": "' + b"x" * 70_000 + b'"}')
+    assert r.status_code == 413 and client.get("/api/games").json()["games"] == []
+
+
+def test_finished_games_leave_memory_and_come_back(client, monkeypatch):
+    from qipan.server import manager as manager_module
+
+    monkeypatch.setattr(manager_module, "MAX_CACHED", 1)
+    mgr = client.app.state.manager
+    old, tokens = two_humans(client)
+    client.post(f"/api/games/{old}/resign", headers=bearer(tokens[0]))
+    new, _ = two_humans(client)
+    assert old in mgr.sessions and new in mgr.sessions  # created games are cached directly
+    mgr.sessions.pop(new)
+    mgr.get(new)  # loading one more evicts the finished game nobody watches
+    assert old not in mgr.sessions
+    s = state(client, old)  # and it comes back from storage when asked for
+    assert s["status"] == "over" and "resigned" in s["result"]["reason"]

@@ -246,8 +246,13 @@ def _token(request: Request) -> str | None:
     return request.query_params.get("token") or None
 
 
+MAX_BODY = 64 * 1024
+
+
 async def _body(request: Request, allow_empty: bool = False) -> dict[str, Any]:
     raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise ApiError(413, f"the request body is larger than {MAX_BODY // 1024} KiB")
     if not raw.strip():
         if allow_empty:
             return {}

@@ -23,6 +23,7 @@ from .storage import StaleMove, Storage, StoredGame, StoredMove
 log = logging.getLogger("qipan.server")
 
 MAX_NAME = 40
+MAX_CACHED = 2000
 
 
 class Connection:
@@ -73,7 +74,22 @@ class Manager:
                 raise ApiError(404, f"there is no game {game_id!r}")
             session = Session.restore(stored)
             self.sessions[game_id] = session
+            self._forget_old_games()
         return session
+
+    def _forget_old_games(self) -> None:
+        """Keep at most MAX_CACHED games in memory: finished games nobody watches go first
+        (they are reloaded from storage when asked for)."""
+        excess = len(self.sessions) - MAX_CACHED
+        if excess <= 0:
+            return
+        for game_id in [
+            g for g, s in self.sessions.items() if s.status == "over" and not self.listeners.get(g)
+        ]:
+            del self.sessions[game_id]
+            excess -= 1
+            if excess <= 0:
+                break
 
     def list(self, status: str | None, limit: int, ids: list[str] | None = None) -> list[dict]:
         if ids:
