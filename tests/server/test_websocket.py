@@ -72,6 +72,8 @@ def test_errors_go_to_the_sender_only_and_change_nothing(client):
         assert error(a, {"type": "dance"})["status"] == 400
         assert error(spectator, {"type": "move", "move": "a1", "ply": 0})["status"] == 401  # read-only
         assert error(spectator, {"type": "resign"})["status"] == 401
+        a.send_bytes(b"\xff\xfe")  # binary garbage
+        assert until(a, lambda m: m["type"] == "error")[0]["status"] == 400
         a.send_json({"type": "ping", "id": 7})
         assert until(a, lambda m: m["type"] == "pong")[0]["id"] == 7
         s = client.get(f"/api/games/{gid}").json()

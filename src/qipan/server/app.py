@@ -169,7 +169,12 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
             if seat is not None:
                 mgr._spawn(mgr.broadcast(session))  # others see this seat come online
             while True:
-                raw = await ws.receive_text()
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if raw is None:  # a binary frame: read it as UTF-8 JSON too
+                    raw = (message.get("bytes") or b"").decode("utf-8", "replace")
                 reply = _ws_action(mgr, game_id, token, raw)
                 if reply is not None:
                     await ws.send_text(json.dumps(reply))
