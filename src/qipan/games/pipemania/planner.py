@@ -49,6 +49,8 @@ class _Search:
         self.used: dict[int, set] = {}
         self.spare = [i for i, p in enumerate(level.cells) if p is None]
         self.result: Plan | None = None
+        #: Pipelines are searched up to this many channels (raised step by step).
+        self.max_length = 10**6
 
     # -- timing ------------------------------------------------------------------------
     def tick_of_advance(self, j: int, extra: int) -> int:
@@ -139,6 +141,8 @@ class _Search:
         level = self.level
         if level.goal == "length" and length >= level.min_length and self.succeed(pipeline):
             return True
+        if length >= self.max_length:
+            return False
         nxt = level.neighbour(cell, exit_side)
         if nxt is None:
             return False
@@ -216,5 +220,18 @@ def plan(level: Level, pieces=None, reservoir_factor: int = 3, max_nodes: int = 
             raise ValueError(f"unknown pieces {unknown}")
     search = _Search(level, pieces, reservoir_factor, max_nodes)
     cell, side = level.start
-    search.extend(cell, side, 0, 0, [])
+    # Short pipelines first (iterative deepening); the last round has no bound, so the
+    # search stays complete. Every pipeline channel is a cell side pair: at most 2 per cell.
+    most = 2 * level.cols * level.rows
+    if level.drain is not None:
+        (sr, sc), (dr, dc) = divmod(cell, level.cols), divmod(level.drain[0], level.cols)
+        bound = max(level.min_length, abs(sr - dr) + abs(sc - dc) - 1)
+    else:
+        bound = level.min_length
+    while search.result is None and search.nodes <= max_nodes:
+        search.max_length = bound if bound < most else 10**6
+        search.extend(cell, side, 0, 0, [])
+        if search.max_length == 10**6:
+            break
+        bound += 4
     return search.result
