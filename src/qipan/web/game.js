@@ -213,7 +213,7 @@ function tickClocks() {
     const i = Number(node.dataset.clock);
     let left = state.clock.remaining[i];
     if (state.clock.running === i && state.status === "active") left -= elapsed;
-    node.textContent = ` ⏱ ${formatSeconds(left)}`;
+    node.textContent = formatSeconds(left);
     node.classList.toggle("low", left < 10);
   }
 }
