@@ -37,6 +37,8 @@ class MorrisState(State):
         self._plain_mills = r.goal == "mill" and r.captures == "mill"
         self._take_one = self._plain_mills and r.take_per_mill == 1
         self._placement_only = r.placement_only
+        self._line_goal = r.goal == "line"
+        self._repetition = r.repetition_count is not None
         #: Fly with at most this many stones on the board (hand empty).
         self._fly_at = self.t.n if r.move_anywhere else (-1 if r.flying is None else r.flying)
         self._count_position()
@@ -137,24 +139,42 @@ class MorrisState(State):
                 arcs >>= 8
                 if not arcs:
                     break
-            h = hot
-            nbr = t.nbr
-            while h:  # slides onto points that may close a mill
-                low = h & -h
-                to = low.bit_length() - 1
-                h ^= low
-                sources = nbr[to] & own
-                while sources:
-                    lf = sources & -sources
-                    landings.append((lf.bit_length() - 1, to))
-                    sources ^= lf
+            if hot:
+                nbr, pairs, simple = t.nbr, t.pairs, t.simple
+                plain_mills = self._plain_mills
+                h = hot
+                while h:  # slides onto points that may close a mill
+                    low = h & -h
+                    to = low.bit_length() - 1
+                    h ^= low
+                    sources = nbr[to] & own
+                    if not sources:
+                        continue
+                    # A slide closes a mill unless the moved stone is one of the pair: with one
+                    # full pair its stones slide in plainly; two pairs never share a stone.
+                    if plain_mills:
+                        excluded = -1
+                        for pm in pairs[to]:
+                            if own & pm == pm:
+                                excluded = pm if excluded < 0 else 0
+                        plain_sources = sources & excluded
+                        sources ^= plain_sources
+                    else:  # 直棋: 擔 and 槓 landings are checked one by one
+                        plain_sources = 0
+                    while plain_sources:
+                        lf = plain_sources & -plain_sources
+                        moves.append(simple[lf.bit_length() - 1][to])
+                        plain_sources ^= lf
+                    while sources:
+                        lf = sources & -sources
+                        landings.append((lf.bit_length() - 1, to))
+                        sources ^= lf
         if landings:
             if self._take_one:
                 # The common case: one removal from the removable stones, moves cached by chunks.
                 pairs, simple = t.pairs, t.simple
-                removable = self.removable(opp)
-                chunks = [k << 8 | removable >> 8 * k & 255 for k in (0, 1, 2) if removable >> 8 * k & 255]
-                cache = t.captures
+                removable = -1  # computed at the first landing that closes a mill
+                cache, chunk = t.captures, t.capture_chunk
                 for f, to in landings:
                     if f >= 0:  # a slide closes a mill only if the pair does not hold the moved stone
                         own2 = own ^ 1 << f
@@ -164,15 +184,19 @@ class MorrisState(State):
                         else:
                             moves.append(simple[f][to])
                             continue
+                    if removable < 0:
+                        removable = self.removable(opp)
+                        b0, b1, b2 = removable & 255, 256 | removable >> 8 & 255, 512 | removable >> 16 & 255
                     if not removable:
                         moves.append(simple[f][to])
                         continue
                     base = ((f + 1) << 5 | to) << 10
-                    for kb in chunks:
-                        cached = cache.get(base | kb)
-                        if cached is None:
-                            cached = t.capture_chunk(f, to, kb)
-                        extend(cached)
+                    if b0:
+                        extend(cache.get(base | b0) or chunk(f, to, b0))
+                    if b1 & 255:
+                        extend(cache.get(base | b1) or chunk(f, to, b1))
+                    if b2 & 255:
+                        extend(cache.get(base | b2) or chunk(f, to, b2))
             else:
                 for f, to in landings:
                     extend(self._landing_moves(f, to, own, opp))
@@ -258,7 +282,9 @@ class MorrisState(State):
 
     # -- playing -------------------------------------------------------------------------
     def check_legal(self, move: Move) -> None:
-        moves = self._legal()
+        moves = self._moves
+        if moves is None:
+            moves = self._legal()
         for m in moves:
             if m is move:
                 return
@@ -290,7 +316,7 @@ class MorrisState(State):
         self.plies += 1
         self._moves = None
         self._settle(c, to)
-        if self.outcome is None and self.rules.repetition_count is not None:
+        if self._repetition and self.outcome is None:
             k = self._count_position()
             if k is not None:
                 token = token[:6] + (k,)
@@ -331,7 +357,7 @@ class MorrisState(State):
         """After player ``c``'s ply: decide who moves next, or how the game ended."""
         r = self.rules
         o = 1 - c
-        if r.goal == "line":
+        if self._line_goal:
             if to >= 0 and any(self.bb[c] & pm == pm for pm in self.t.pairs[to]):
                 self._end(Outcome.win((c,), 2, "three in a line"))
                 return
