@@ -74,6 +74,11 @@ def test_errors_go_to_the_sender_only_and_change_nothing(client):
         assert error(spectator, {"type": "resign"})["status"] == 401
         a.send_bytes(b"\xff\xfe")  # binary garbage
         assert until(a, lambda m: m["type"] == "error")[0]["status"] == 400
+        a.send_json({"type": "move", "move": "c3", "ply": 0, "id": "m1"})
+        assert until(a, lambda m: m["type"] == "ok")[0]["id"] == "m1"
+        a.send_json({"type": "undo", "action": "offer"})
+        b.send_json({"type": "undo", "action": "accept"})
+        until(a, lambda m: m["type"] == "state" and m["ply"] == 0 and m["offers"]["undo"] == [])
         a.send_json({"type": "ping", "id": 7})
         assert until(a, lambda m: m["type"] == "pong")[0]["id"] == 7
         s = client.get(f"/api/games/{gid}").json()
@@ -81,7 +86,7 @@ def test_errors_go_to_the_sender_only_and_change_nothing(client):
         # Now a real move: everyone gets the new state.
         a.send_json({"type": "move", "move": "b2", "ply": 0})
         for ws in (a, b, spectator):
-            until(ws, state_at(1))
+            until(ws, lambda m: m["type"] == "state" and [x["text"] for x in m["moves"]] == ["b2"])
 
 
 def test_resign_draw_and_undo_over_websocket(client):

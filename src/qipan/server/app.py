@@ -239,7 +239,8 @@ def _ws_action(mgr: Manager, game_id: str, token: str | None, raw: str) -> dict 
             mgr.undo(game_id, token, data.get("action", "offer"))
         else:
             raise ApiError(400, "type must be move, resign, draw, undo or ping")
-        return {"type": "ok", "id": request_id}
+        # The new state reaches everyone anyway; an acknowledgement only when asked (an id).
+        return {"type": "ok", "id": request_id} if request_id is not None else None
     except ApiError as exc:
         return {"type": "error", "status": exc.status, "error": exc.message, "id": request_id}
 
