@@ -58,7 +58,10 @@ def test_text_is_readable():
     assert "Player" in text and "hand:" in text and "Forced spaces:" in text and "<F>" in text
     for (q, r), (t, k) in state.board.items():
         assert f"{t}@{q},{r}r{k}" in text
-    assert "(empty board" in make().position(
-        "players=2 phase=play turn=1/1 order=40,12 hands=1,2,3,4,5,6|7,8,9,10,11,12"
-    ).text()
+    assert (
+        "(empty board"
+        in make()
+        .position("players=2 phase=play turn=1/1 order=40,12 hands=1,2,3,4,5,6|7,8,9,10,11,12")
+        .text()
+    )
     assert "<svg" in make("tantrix-discovery").new().svg()

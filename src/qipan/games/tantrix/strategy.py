@@ -28,8 +28,20 @@ TOP_TRACKS = 3
 RESTRICTED_END = 0.3
 #: Weight of the second-best track (a second chance if the best one dies).
 SECOND = 0.5
+#: A track whose owner holds a tile fitting one of its live ends grows on their next turn
+#: unless someone blocks it: worth this much.
+HAND_FIT = 0.0
 #: Weight of all the colour's tracks together (links joined now may join the best line later).
 TOTAL = 0.0
+
+
+def _fits(edges, cell: Cell, tiles) -> bool:
+    required = []
+    for d, (dq, dr) in enumerate(DIRECTIONS):
+        e = edges.get((cell[0] + dq, cell[1] + dr))
+        if e is not None:
+            required.append((d, e[(d + 3) % 6]))
+    return any(all(oriented[d] == c for d, c in required) for tile in tiles for oriented in ORIENTED[tile])
 
 
 def _liveness(state, cell: Cell, unplaced, cache: dict) -> float:
@@ -39,13 +51,7 @@ def _liveness(state, cell: Cell, unplaced, cache: dict) -> float:
     if live is not None:
         return live
     edges = state.edges
-    required = []
-    for d, (dq, dr) in enumerate(DIRECTIONS):
-        e = edges.get((cell[0] + dq, cell[1] + dr))
-        if e is not None:
-            required.append((d, e[(d + 3) % 6]))
-    fits = any(all(oriented[d] == c for d, c in required) for tile in unplaced for oriented in ORIENTED[tile])
-    if not fits:
+    if not _fits(edges, cell, unplaced):
         live = 0.0
     elif state.endgame or geometry_allows(edges, state.counts, cell):
         live = 1.0
@@ -64,16 +70,23 @@ def colour_potential(state, colour: str, unplaced, cache: dict) -> float:
         reverse=True,
     )
     end_value = LIVE_END + GROWTH_PER_TILE * len(unplaced)
+    owners_tiles = {t for p, c in enumerate(state.colours) if c == colour for t in state.hands[p]}
     values = []
     for value, loop, cells in found[:TOP_TRACKS]:
         value = float(value)
-        if not loop and end_value:
+        if not loop and (end_value or HAND_FIT):
+            in_hand = False
             for end in {cells[0], cells[-1]}:
                 for d in link_ends(edges[end], colour):
                     dq, dr = DIRECTIONS[d]
                     beyond = (end[0] + dq, end[1] + dr)
                     if beyond not in edges:
-                        value += end_value * _liveness(state, beyond, unplaced, cache)
+                        live = _liveness(state, beyond, unplaced, cache)
+                        value += end_value * live
+                        if HAND_FIT and live == 1.0 and not in_hand:
+                            in_hand = _fits(edges, beyond, owners_tiles)
+            if in_hand:
+                value += HAND_FIT
         values.append(value)
     values.sort(reverse=True)
     values += [0.0, 0.0]

@@ -1,0 +1,147 @@
+"""The tantrix agent: registered, legal for 2-4 players, greedy on its evaluation (own
+best track against the best opponent's), never feeds an opponent's line when it need not,
+and weighs the forced fills it leaves to the next player."""
+
+import random
+
+from qipan.core import CHANCE, resolve_chance
+from qipan.games.tantrix import TantrixAgent
+from qipan.games.tantrix.strategy import evaluate, order_moves
+from qipan.games.tantrix.tracks import best_tracks
+
+from .conftest import make
+
+
+def decisions(players: int, seed: int, min_board: int = 6):
+    """Yield (state) at the player decisions of a seeded random game."""
+    state = make().new(players=players)
+    rng = random.Random(seed)
+    while state.outcome is None:
+        if state.to_move == CHANCE:
+            resolve_chance(state, rng)
+            continue
+        if len(state.board) >= min_board:
+            yield state
+        state.play(rng.choice(state.legal_moves()))
+
+
+def after(state, move):
+    s = state.copy()
+    s.play(move)
+    return s
+
+
+def test_registered_for_the_tantrix_family():
+    from qipan.agents.base import agent_specs, load
+
+    spec = next(a for a in agent_specs() if a.name == "tantrix")
+    assert spec.families == ("tantrix",)
+    assert isinstance(load("tantrix", seed=1, time=0.1), TantrixAgent)
+
+
+def test_plays_legal_moves_for_three_and_four_players():
+    for players in (3, 4):
+        agent = TantrixAgent(seed=players, iterations=15)
+        for i, state in enumerate(decisions(players, players)):
+            move = agent.choose(state)
+            assert move in state.legal_moves()
+            if i > 12:
+                break
+
+
+def test_greedy_choice_is_the_best_evaluated_move():
+    agent = TantrixAgent(seed=3, lookahead=False)
+    checked = 0
+    for state in decisions(2, 5, min_board=10):
+        moves = state.legal_moves()
+        if len(moves) < 5:
+            continue
+        player = state.to_move
+        best = max(evaluate(after(state, m), player) for m in moves)
+        chosen = agent.choose(state)
+        assert abs(evaluate(after(state, chosen), player) - best) < 1e-9
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4
+
+
+def test_extends_its_own_line_and_does_not_feed_the_opponents():
+    agent = TantrixAgent(seed=1, lookahead=False)
+    extended = fed_avoided = 0
+    for seed in range(6):
+        for state in decisions(2, seed, min_board=8):
+            if state.step != 2 or len(state.legal_moves()) < 4:
+                continue
+            me, opp = state.colours[state.to_move], state.colours[1 - state.to_move]
+            mine, theirs = best_tracks(state.edges, me)[0], best_tracks(state.edges, opp)[0]
+            results = [
+                (best_tracks(after(state, m).edges, me)[0], best_tracks(after(state, m).edges, opp)[0])
+                for m in state.legal_moves()
+            ]
+            chosen = after(state, agent.choose(state))
+            got = best_tracks(chosen.edges, me)[0], best_tracks(chosen.edges, opp)[0]
+            if any(r[0] > mine and r[1] == theirs for r in results):
+                assert got[0] > mine, state.position()
+                extended += 1
+            if any(r[1] > theirs for r in results) and any(r == (mine, theirs) for r in results):
+                assert got[1] == theirs, state.position()
+                fed_avoided += 1
+            break
+    assert extended >= 1 and fed_avoided >= 1
+
+
+def test_forced_fill_lookahead_measures_the_opponents_best_fill():
+    agent = TantrixAgent(seed=2)
+    found = 0
+    for seed in range(20):
+        for state in decisions(2, seed, min_board=12):
+            player = state.to_move
+            agent._base_cache = {}
+            for move in state.legal_moves()[:20]:
+                s = after(state, move)
+                if s.to_move != CHANCE or s.step != 3:
+                    continue
+                nxt = 1 - player
+                fills = s.placements(nxt, forced=True)
+                if not fills:
+                    continue
+                base = evaluate(s, player)
+                expected = min([base] + [evaluate(after_fill(s, f), player) for f in fills[:12]]) - base
+                assert abs(agent._opponent_fills(s, player, base, move.data[2]) - expected) < 1e-9
+                assert s.key() == after(state, move).key()  # the look-ahead leaves no trace
+                found += 1
+            if found >= 3:
+                return
+    assert found >= 3
+
+
+def after_fill(state, fill):
+    s = state.copy()
+    _, tile, cell, rot, _ = fill.data
+    s._place(tile, cell, rot)
+    return s
+
+
+def test_move_ordering_puts_moves_joining_the_movers_colour_first():
+    from qipan.games.tantrix.hexgrid import neighbours
+    from qipan.games.tantrix.tiles import ORIENTED
+
+    state = next(decisions(2, 7, min_board=10))
+    colour = state.colours[state.to_move]
+    ordered = order_moves(state, state.legal_moves())
+    assert sorted(ordered, key=lambda m: m.text) == sorted(state.legal_moves(), key=lambda m: m.text)
+    keys = [
+        sum(
+            ORIENTED[m.data[1]][m.data[3]][d] == colour and nb in state.edges
+            for d, nb in enumerate(neighbours(m.data[2]))
+        )
+        for m in ordered
+    ]
+    assert keys == sorted(keys, reverse=True) and keys[0] > keys[-1]
+
+
+def test_evaluate_is_bounded_and_zero_sum_for_two_players():
+    state = next(decisions(2, 9, min_board=20))
+    a, b = evaluate(state, 0), evaluate(state, 1)
+    assert -1 <= a <= 1 and abs(a + b) < 1e-9
