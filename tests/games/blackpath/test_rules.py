@@ -204,7 +204,8 @@ def test_evaluate_counts_safe_tiles_for_the_mover():
 
 
 def test_order_moves_puts_winning_then_safe_tiles_first():
-    state = new(2, 3).play_many(["+", "\\"])  # at b2 from N: \\ reaches the goal, / goes on to a2, + hits the border
+    # at b2 from N: \\ reaches the goal, / goes on to a2, + hits the border
+    state = new(2, 3).play_many(["+", "\\"])
     ordered = state.game.order_moves(state, state.legal_moves())
     assert ordered[0].text == "\\" and state.where(ordered[0].data) == GOAL
     kinds = [state.where(m.data) for m in ordered]

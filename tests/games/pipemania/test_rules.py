@@ -340,6 +340,12 @@ def test_free_choice_and_two_stacks():
         stacks.play("p0,0")
 
 
+def test_pass_and_hurry_have_word_forms():
+    state = make(start_delay=5).new()
+    assert state.game.parse("pass", state).text == "-"
+    assert state.game.parse(" Hurry ", state).text == "h"
+
+
 def test_bad_input_raises_and_changes_nothing():
     state = make().new()
     before = state.key()

@@ -112,9 +112,9 @@ class PipeManiaGame(Game):
             raise IllegalMove(f"the game is over ({state.outcome.reason})", raw)
         if low.startswith("+") and low[1:].upper() in CHANCE_MOVES:
             move = CHANCE_MOVES[low[1:].upper()]
-        elif low == "-":
+        elif low in ("-", "pass"):
             move = PASS
-        elif low == "h":
+        elif low in ("h", "hurry"):
             move = HURRY
         else:
             m = _PLACE.fullmatch(low)
