@@ -13,10 +13,8 @@ import time as _time
 
 from ...agents.base import Agent
 from ...core.move import Move
-from .evaluation import evaluate_raw, placement_gains, relocation_penalties, setup_scores
+from .evaluation import WIN, evaluate_raw, placement_gains, relocation_penalties, setup_scores
 from .rules import RELOCATE, SETUP, ModXState, placement_move
-
-WIN = 1000.0
 
 
 class ModXAgent(Agent):
@@ -94,7 +92,7 @@ class ModXAgent(Agent):
             self.searched += 1
             if value > best_value:
                 best, best_value = move, value
-            if best_value >= WIN / 20 or (deadline is not None and _time.perf_counter() >= deadline):
+            if best_value >= WIN / 2 or (deadline is not None and _time.perf_counter() >= deadline):
                 break
         return best
 

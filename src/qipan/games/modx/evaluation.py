@@ -17,6 +17,8 @@ from ...core.move import Move
 from .board import BIT, PATTERNS, PATTERNS_THROUGH
 from .rules import PLAY, RELOCATE, SETUP, ModXState
 
+#: The value of a won game in ``evaluate_raw`` (points), far above any position's heuristic.
+WIN = 100.0
 #: Potential per pattern by how many of its squares are already the player's (X or joker).
 WEIGHT = (0.0, 0.02, 0.08, 0.3)
 #: How much of a threat's value counts: the best one for the player to move; for a waiting
@@ -118,7 +120,7 @@ def evaluate_raw(state: ModXState, player: int) -> float:
     """The heuristic in points: own side minus the opponents (the best and the average)."""
     if state.outcome is not None:
         reward = state.outcome.reward(player)
-        return 100.0 * (2 * reward - 1)
+        return WIN * (2 * reward - 1)
     totals = side_totals(state)
     mine = tuple(sorted(state.friends(player)))
     own = totals.pop(mine)
