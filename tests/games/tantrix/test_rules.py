@@ -267,3 +267,15 @@ def test_turn_log_uses_the_proposed_notation():
         read_turn_log(log.replace("P1: ", "P1: 9@9,9r1 ", 1))[0].replay()
     with pytest.raises(RecordError):
         read_turn_log(log.replace("[Tantrix", "[Tantrics"))
+
+
+def test_setup_positions_round_trip():
+    state = make().new(players=3)
+    rng = random.Random(4)
+    while state.phase != PLAY:
+        text = state.position()
+        again = make().position(text)
+        assert again.key() == state.key() and again.legal_move_texts() == state.legal_move_texts()
+        draw(state, rng.choice(sorted(state.bag)))
+    with pytest.raises(NotationError):
+        make().position("players=2 phase=deal order=40,12 hands=1,2,3,4,5,6|7,8,9,10,11,12")

@@ -128,6 +128,13 @@ def read_position(game: TantrixGame, text: str) -> TantrixState:
     state.phase, state.current, state.step = phase, current, step
     if phase != ORDER:
         state.starter = max(range(players), key=lambda p: order[p])
+    if phase == ORDER:
+        state.current = len(order)  # the next seat to draw its start tile
+    elif phase == DEAL:
+        short = [p for p in ((state.starter + i) % players for i in range(players)) if len(hands[p]) < 6]
+        if not short:
+            raise NotationError("phase=deal but every hand is full: phase should be play")
+        state.current = short[0]  # hands are filled from the starter round the table
     if phase == PLAY and fields.get("draw") != "yes":
         state._advance()
     else:
