@@ -152,6 +152,21 @@ def test_create_rejects_bad_requests(client, body, words):
     assert client.get("/api/games").json() == before
 
 
+def test_bots_must_play_the_game_family(client, monkeypatch):
+    from qipan.agents import AgentSpec, RandomAgent, base
+
+    monkeypatch.setitem(base._AGENTS, "chess-only", AgentSpec("chess-only", RandomAgent, "test", ("chess",)))
+    r = client.post(
+        "/api/games", json={"game": "toy-ttt", "seats": [{"kind": "bot", "agent": "chess-only"}, {}]}
+    )
+    assert r.status_code == 400 and "plays only chess" in r.json()["error"]
+    monkeypatch.setitem(base._AGENTS, "toy-only", AgentSpec("toy-only", RandomAgent, "test", ("toy",)))
+    r = client.post(
+        "/api/games", json={"game": "toy-ttt", "seats": [{"kind": "bot", "agent": "toy-only"}, {}]}
+    )
+    assert r.status_code == 201
+
+
 def test_join_by_invite_and_from_the_lobby(client):
     gid, tokens = create(
         client,

@@ -126,7 +126,7 @@ class Manager:
             seed = random.randrange(2**31)
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**62:
             raise ApiError(400, "seed must be a non-negative whole number")
-        seats = self._seats(data.get("seats"), players)
+        seats = self._seats(data.get("seats"), players, game_spec.family)
         clock = None
         if data.get("clock"):
             if not isinstance(data["clock"], dict):
@@ -183,12 +183,12 @@ class Manager:
         ]
         return session, tickets
 
-    def _seats(self, raw: Any, players: int) -> list[dict]:
+    def _seats(self, raw: Any, players: int, family: str) -> list[dict]:
         if raw is None:
             raw = [{"kind": "human"} for _ in range(players)]
         if not isinstance(raw, list) or len(raw) != players:
             raise ApiError(400, f"seats must be a list of {players} seats")
-        known = {a.name for a in _agents.agent_specs()}
+        known = {a.name: a for a in _agents.agent_specs()}
         seats = []
         for i, s in enumerate(raw):
             if not isinstance(s, dict):
@@ -203,6 +203,10 @@ class Manager:
                 agent = s.get("agent", "random")
                 if agent not in known:
                     raise ApiError(400, f"unknown agent {agent!r}; known agents: {', '.join(sorted(known))}")
+                if known[agent].families is not None and family not in known[agent].families:
+                    raise ApiError(
+                        400, f"the {agent} agent plays only {', '.join(known[agent].families)}, not {family}"
+                    )
                 limits = bot_limits(s.get("limits"))
                 try:
                     _agents.load(agent, **limits)

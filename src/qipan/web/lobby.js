@@ -29,7 +29,8 @@ function seatRow(i, players) {
   const select = el("select", { name: `seat_${i}`, "data-seat": i },
     el("option", { value: "me", selected: i === 0 }, "me"),
     el("option", { value: "invite", selected: i !== 0 }, "a friend (invite link)"),
-    registry.agents.map((a) => el("option", { value: `bot:${a.name}` }, `bot: ${a.name}`)));
+    registry.agents.filter((a) => !a.families || a.families.includes(gameSpec().family))
+      .map((a) => el("option", { value: `bot:${a.name}`, title: a.description }, `bot: ${a.name}`)));
   const time = el("input", { type: "number", name: `seat_time_${i}`, min: "0.05", max: "60", step: "any", value: "1",
     title: "bot seconds per move", class: "bot-time" });
   return el("div", { class: "seat-row" }, el("span", {}, `Seat ${i + 1}${players > 1 ? "" : ""}`), select,
