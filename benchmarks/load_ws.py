@@ -176,6 +176,7 @@ async def run(args) -> None:
                     *(setup_game(http, ws_base, game) for _ in range(i, min(args.games, i + 20)))
                 )
             setup_time = time.perf_counter() - t0
+        setup_cpu = cpu_seconds(proc.pid) if proc else None
         latencies: list[float] = []
         rng = random.Random(args.seed)
         stop_at = time.monotonic() + args.max_seconds
@@ -208,7 +209,11 @@ async def run(args) -> None:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     cpu = f"CPU: load client {usage.ru_utime + usage.ru_stime:.1f}s"
     if server_cpu is not None:
-        cpu += f", server {server_cpu:.1f}s (~{1000 * server_cpu / max(1, sum(counts)):.1f} ms per move incl. setup)"
+        play_cpu = server_cpu - (setup_cpu or 0.0)
+        cpu += (
+            f", server {server_cpu:.1f}s of which {play_cpu:.1f}s while playing "
+            f"(~{1000 * play_cpu / max(1, sum(counts)):.2f} ms CPU per move)"
+        )
     print(cpu + f"; load average before/after: {load_before} / {os.getloadavg()[0]:.1f}")
     print(f"moves: {total} in {elapsed:.1f}s = {total / elapsed:.0f} moves/s; errors: {errors}")
     if ms:
