@@ -425,3 +425,33 @@ def test_perft():
     # no placement can score in the first two turns: each takes one of the open squares
     assert perft(state, 2) == 59 * 58
     assert perft(state, 3) == 59 * 58 * 57
+
+
+@pytest.mark.parametrize("game_id", ["modx", "modx-3", "modx-4", "modx-teams"])
+def test_invariants_hold_through_random_games(game_id):
+    """Pieces are conserved, points are the top markers, and nobody is left with a pattern
+    of their colour after their own turn."""
+    import random
+
+    from qipan.games.modx.board import PATTERNS
+
+    game = qipan.load(game_id, jokers=7)
+    for seed in range(3):
+        state = game.new(seed=seed)
+        rng = random.Random(seed)
+        while state.outcome is None:
+            mover, phase = state.to_move, state.phase
+            state.play(rng.choice(state.legal_moves()))
+            n = state.num_players
+            for p in range(n):
+                assert state.xs[p].bit_count() + state.supply_x[p] == 14
+                assert sum(s.count(p) for s in state.stacks) + state.supply_m[p] == 18
+                assert state.points[p] == sum(1 for s in state.stacks if s and s[-1] == p)
+            union = 0
+            for mask in (state.jokers, *state.xs):
+                assert not union & mask  # at most one X piece or joker per square
+                union |= mask
+            assert state.jokers.bit_count() + state.pending <= 7
+            if phase == "play" and state.phase == "play" and state.outcome is None:
+                own = state.xs[mover]
+                assert not any(p & (own | state.jokers) == p and p & own for p in PATTERNS)
