@@ -24,11 +24,11 @@ from qipan.core import CHANCE, resolve_chance  # noqa: E402
 from qipan.games.tantrix import SPECS, TantrixAgent  # noqa: E402
 
 
-def play_game(index: int, seconds: float, opponent: str) -> dict:
+def play_game(index: int, seconds: float, opponent: str, seed_offset: int = 10_000) -> dict:
     spec = SPECS["tantrix"]
     game = spec.make(**spec.resolve())
     state = game.new(players=2)
-    rng = random.Random(10_000 + index)
+    rng = random.Random(seed_offset + index)
     ours = TantrixAgent(time=seconds, seed=index)
     if opponent == "mcts":
         theirs = MCTSAgent(time=seconds, seed=index)
@@ -77,6 +77,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--opponent", choices=("mcts", "random"), default="mcts")
     parser.add_argument("--max-minutes", type=float, default=60.0)
+    parser.add_argument("--seed-offset", type=int, default=10_000, help="bag seed of game i is offset + i")
     args = parser.parse_args()
     print(
         f"tantrix agent vs {args.opponent}: {args.games} games, {args.time}s per move, {args.jobs} jobs",
@@ -85,7 +86,9 @@ def main() -> None:
     results = []
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(play_game, i, args.time, args.opponent) for i in range(args.games)]
+        futures = [
+            pool.submit(play_game, i, args.time, args.opponent, args.seed_offset) for i in range(args.games)
+        ]
         for future in as_completed(futures):
             r = future.result()
             results.append(r)

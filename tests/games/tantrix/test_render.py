@@ -1,6 +1,7 @@
 """Text and SVG: readable text, real curved links, hands shown, forced spaces marked, and
 click targets for every path element of every legal move (tile, cell; rotations are buttons)."""
 
+import math
 import re
 import xml.etree.ElementTree as ET
 
@@ -43,6 +44,33 @@ def test_paths_are_unique_and_no_path_is_a_prefix_of_another():
     paths = [m.path for m in state.legal_moves()]
     assert len(set(paths)) == len(paths)
     assert all(len(p) == 3 for p in paths)
+
+
+def _svg_arc_centre(x1, y1, r, sweep, x2, y2):
+    """The centre SVG uses for a small arc (large-arc 0), per the SVG spec's endpoint conversion."""
+    hx, hy = (x1 - x2) / 2, (y1 - y2) / 2
+    k = math.sqrt(max(0.0, (r**2 - hx**2 - hy**2) / (hx**2 + hy**2)))
+    k = k if sweep == 1 else -k  # sign + when large-arc != sweep
+    return k * hy + (x1 + x2) / 2, -k * hx + (y1 + y2) / 2
+
+
+def test_curves_bend_around_the_right_centre():
+    size = 100
+    for a in range(6):
+        for b in range(a + 1, 6):
+            gap = b - a
+            if gap == 3:
+                continue
+            m = re.fullmatch(r"M(\S+),(\S+) A(\S+),\S+ 0 0 (\d) (\S+),(\S+)", link_path(0, 0, size, a, b))
+            x1, y1, r, sweep, x2, y2 = (float(v) for v in m.groups())
+            cx, cy = _svg_arc_centre(x1, y1, r, int(sweep), x2, y2)
+            if gap in (1, 5):  # sharp: around the hexagon corner between the two edges
+                corner = a if gap == 1 else b
+                angle, dist = math.radians(-30 + 60 * corner), size
+            else:  # gentle: around the centre of the neighbour beyond the middle edge
+                middle = a + 1 if gap == 2 else (b + 1) % 6
+                angle, dist = math.radians(-60 + 60 * middle), math.sqrt(3) * size
+            assert abs(cx - dist * math.cos(angle)) < 0.5 and abs(cy - dist * math.sin(angle)) < 0.5, (a, b)
 
 
 def test_link_shapes():
