@@ -64,7 +64,6 @@ class Tables:
         self.index = {name: i for i, name in enumerate(self.names)}
         n = self.n = len(self.names)
         self.full = (1 << n) - 1
-        self.bit = [1 << i for i in range(n)]
         idx = self.index
         self.nbr = [0] * n
         for a, b in board.edges:
@@ -89,28 +88,20 @@ class Tables:
             self.gang_lines.append((1 << idx[a], 1 << idx[m], 1 << idx[b]))
 
         self._moves: dict[tuple[int, int, int], Move] = {}
-        self.nchunks = (n + 7) // 8
-        # Moves without removal, by 8-bit chunk of the target mask.
         # simple[f][to]: the move from f (-1: a placement) to ``to`` without removal.
         self.simple = [[self.move(f, to, 0) if f != to else None for to in range(n)] for f in range(n)]
         self.simple.append([self.move(-1, to, 0) for to in range(n)])  # simple[-1]: placements
+        # place_chunks[k][byte]: the placements on the points of 8-bit chunk k set in byte.
         self.place_chunks = self._chunk_table(-1)
         # fly_tab[f][k][byte]: the moves from f to the points of chunk k in byte.
         self.fly_tab = [self._chunk_table(f) for f in range(n)]
+        # Removal moves by (from, to, 8-bit chunk of the victims), filled in on first use.
         self.captures: dict[int, tuple[Move, ...]] = {}
         # The point indices in each 8-bit chunk value (iterating a mask without bit tricks).
         self.points_in = [
             [tuple(8 * k + j for j in range(8) if byte >> j & 1 and 8 * k + j < n) for byte in range(256)]
             for k in range(3)
         ]
-        self.slide_tab = []
-        for f in range(n):
-            table = {}
-            targets = list(bits(self.nbr[f]))
-            for sub in range(1 << len(targets)):
-                mask = sum(1 << t for j, t in enumerate(targets) if sub >> j & 1)
-                table[mask] = tuple(self.move(f, t, 0) for t in bits(mask))
-            self.slide_tab.append(table)
         # Directed edges as bits: a slide is an edge whose source is own and whose target is
         # empty, so all slides come from (own-source mask & empty-target mask), each built with
         # three chunk look-ups, and the Move objects from chunk tables over the edge mask.
@@ -180,10 +171,6 @@ class Tables:
                 out |= self.nbr[8 * k + j]
         return out
 
-    def planes(self, mask: int) -> int:
-        lp = self.line_planes
-        return lp[0][mask & 255] | lp[1][mask >> 8 & 255] | lp[2][mask >> 16 & 255]
-
     def closers(self, own: int) -> int:
         """Points that complete a line on which ``own`` holds the two other points."""
         S, M = self.plane_shift, self.plane_mask
@@ -212,10 +199,6 @@ class Tables:
             out |= lines[low.bit_length() - 1]
             full ^= low
         return out
-
-    def neighbours_of(self, mask: int) -> int:
-        nc = self.nbr_chunks
-        return nc[0][mask & 255] | nc[1][mask >> 8 & 255] | nc[2][mask >> 16 & 255]
 
     def move(self, f: int, t: int, removed: int) -> Move:
         """The one Move object for: from ``f`` (-1 = placement) to ``t`` (-1 = a bare removal
