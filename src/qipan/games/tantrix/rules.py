@@ -11,9 +11,9 @@ import random
 from bisect import insort
 
 from ...core import CHANCE, Game, IllegalMove, Move, Outcome, State
-from .hexgrid import DIRECTIONS, Cell, geometry_allows, neighbours
+from .hexgrid import Cell, geometry_allows, neighbours
 from .notation import draw_move, parse_move, placement_move
-from .tiles import ALL_NUMBERS, ORIENTED, TILES
+from .tiles import ALL_NUMBERS, ORIENTED
 from .tracks import best_tracks
 
 ORDER, DEAL, PLAY = "order", "deal", "play"
@@ -404,11 +404,4 @@ def rank_players(best, second, tiebreak: str) -> list[int]:
     return [] if len(winners) == len(best) else winners
 
 
-def neighbour_colour(edges: dict[Cell, str], cell: Cell, d: int) -> str | None:
-    """The colour the neighbour in direction d shows towards ``cell`` (None if empty)."""
-    dq, dr = DIRECTIONS[d]
-    e = edges.get((cell[0] + dq, cell[1] + dr))
-    return None if e is None else e[(d + 3) % 6]
-
-
-__all__ = ["TILES", "TantrixGame", "TantrixState", "neighbour_colour"]
+__all__ = ["TantrixGame", "TantrixState", "rank_players"]

@@ -17,22 +17,15 @@ from .tiles import ORIENTED
 from .tracks import link_ends, track_value, tracks
 
 #: Value of an end that can still grow, in tiles: small, so it decides between moves that
-#: score the same (measured: larger values, or values growing with the tiles left, lose
-#: more games against random play than this; see docs/games/tantrix.md).
+#: score the same (measured: larger values, or values growing with the tiles left, won
+#: fewer games against random play; see docs/games/tantrix.md).
 LIVE_END = 0.3
-#: ... plus this much per tile not yet on the board.
-GROWTH_PER_TILE = 0.0
 #: Only the longest tracks of a colour get their ends examined (the expensive part).
 TOP_TRACKS = 3
 #: An end blocked only by the restriction rules may reopen in the endgame.
 RESTRICTED_END = 0.3
 #: Weight of the second-best track (a second chance if the best one dies).
 SECOND = 0.5
-#: A track whose owner holds a tile fitting one of its live ends grows on their next turn
-#: unless someone blocks it: worth this much.
-HAND_FIT = 0.0
-#: Weight of all the colour's tracks together (links joined now may join the best line later).
-TOTAL = 0.0
 
 
 def _fits(edges, cell: Cell, tiles) -> bool:
@@ -69,29 +62,20 @@ def colour_potential(state, colour: str, unplaced, cache: dict) -> float:
         key=lambda t: t[0],
         reverse=True,
     )
-    end_value = LIVE_END + GROWTH_PER_TILE * len(unplaced)
-    owners_tiles = {t for p, c in enumerate(state.colours) if c == colour for t in state.hands[p]}
     values = []
     for value, loop, cells in found[:TOP_TRACKS]:
         value = float(value)
-        if not loop and (end_value or HAND_FIT):
-            in_hand = False
+        if not loop:
             for end in {cells[0], cells[-1]}:
                 for d in link_ends(edges[end], colour):
                     dq, dr = DIRECTIONS[d]
                     beyond = (end[0] + dq, end[1] + dr)
                     if beyond not in edges:
-                        live = _liveness(state, beyond, unplaced, cache)
-                        value += end_value * live
-                        if HAND_FIT and live == 1.0 and not in_hand:
-                            in_hand = _fits(edges, beyond, owners_tiles)
-            if in_hand:
-                value += HAND_FIT
+                        value += LIVE_END * _liveness(state, beyond, unplaced, cache)
         values.append(value)
     values.sort(reverse=True)
     values += [0.0, 0.0]
-    total = sum(v for v, _, _ in found)
-    return values[0] + SECOND * values[1] + TOTAL * total
+    return values[0] + SECOND * values[1]
 
 
 def potentials(state, cache: dict | None = None) -> dict[str, float]:

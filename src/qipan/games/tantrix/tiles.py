@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 
-COLOURS = "RYGB"
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 
 
