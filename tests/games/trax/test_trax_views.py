@@ -121,6 +121,10 @@ def test_games_and_presets_are_registered_with_their_options():
         qipan.load("trax", variant="9x9")
     with pytest.raises(OptionError):
         qipan.load("trax", simultaneous="red")
+    with pytest.raises(OptionError):
+        TraxGame(variant="10x10")
+    with pytest.raises(OptionError):
+        TraxGame(simultaneous="white")
     assert [s.title for s in qipan.specs() if s.family == "trax"] == ["Trax", "8x8 Trax", "Loop Trax"]
 
 

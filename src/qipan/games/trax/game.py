@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from ...core.errors import IllegalMove, NotationError
+from ...core.errors import IllegalMove, NotationError, OptionError
 from ...core.game import Game, State
 from ...core.move import Move
 from ...core.outcome import Outcome
@@ -45,7 +45,9 @@ class TraxGame(Game):
     def __init__(self, variant: str = "unlimited", simultaneous: str = "mover", **options):
         super().__init__(variant=variant, simultaneous=simultaneous, **options)
         if variant not in VARIANTS:
-            raise ValueError(f"unknown Trax variant {variant!r}")
+            raise OptionError(f"unknown Trax variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+        if simultaneous not in SIMULTANEOUS:
+            raise OptionError(f"simultaneous={simultaneous!r} is not allowed; choose mover or draw")
         self.variant = variant
         self.simultaneous = simultaneous
         self.limited = variant == "8x8"
@@ -371,4 +373,4 @@ def outcome_of(done: tuple[list[str], list[str]], mover: int, simultaneous: str 
     return Outcome.win((winner,), 2, reason)
 
 
-__all__ = ["DELTA", "TraxGame", "TraxState", "VARIANTS", "outcome_of"]
+__all__ = ["TraxGame", "TraxState", "VARIANTS", "free_placements", "legal_placements", "outcome_of"]
