@@ -117,3 +117,16 @@ def test_save_and_load_files(toys, tmp_path):
     for name in ("g.json", "g.pgn"):
         qipan.records.save(state, tmp_path / name)
         assert qipan.records.load(tmp_path / name).replay().key() == state.key()
+
+
+def test_one_player_outcomes():
+    from qipan.core import Outcome
+
+    lost = Outcome((), (120.0,), "the flow spilled")
+    won = Outcome.win((0,), 1, "distance reached")
+    assert lost.reward(0) == 0.0 and not lost.is_draw and lost.result_text() == "lost"
+    assert won.reward(0) == 1.0 and won.result_text() == "won"
+    assert Outcome.draw(2, "agreed").is_draw
+    for outcome in (lost, won):
+        record = Record("g", players=1, moves=["x"], result=outcome)
+        assert loads(record.to_pgn()).result == outcome

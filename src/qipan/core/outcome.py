@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """``winners`` is empty for a draw. ``scores`` has one number per player: game points
-    where the game keeps them (Tantrix, MOD X), otherwise 1 / 0 / 0.5."""
+    """``winners`` is empty for a draw, or for a one-player game (puzzle) that was lost.
+    ``scores`` has one number per player: game points where the game keeps them
+    (Tantrix, MOD X, Pipe Mania), otherwise 1 / 0 / 0.5."""
 
     winners: tuple[int, ...]
     scores: tuple[float, ...]
@@ -25,17 +26,20 @@ class Outcome:
 
     @property
     def is_draw(self) -> bool:
-        return not self.winners
+        return not self.winners and len(self.scores) > 1
 
     def reward(self, player: int) -> float:
-        """The result for ``player`` in [0, 1]: 1 for a winner, 0.5 for a draw, 0 otherwise."""
+        """The result for ``player`` in [0, 1]: 1 for a winner, 0.5 for a draw, 0 otherwise
+        (a lost puzzle included)."""
         if not self.winners:
-            return 0.5
+            return 0.5 if len(self.scores) > 1 else 0.0
         return 1.0 if player in self.winners else 0.0
 
     def result_text(self) -> str:
         """``1-0``, ``0-1``, ``1/2-1/2`` for two players; ``winners 1,3`` or ``draw`` otherwise."""
         n = len(self.scores)
+        if n == 1:
+            return "won" if self.winners else "lost"
         if n == 2:
             if not self.winners:
                 return "1/2-1/2"

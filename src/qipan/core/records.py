@@ -265,8 +265,10 @@ def _winners_from_text(text: str) -> tuple[int, ...]:
         return (0,)
     if text == "0-1":
         return (1,)
-    if text in ("1/2-1/2", "draw"):
+    if text in ("1/2-1/2", "draw", "lost"):
         return ()
+    if text == "won":
+        return (0,)
     if text.startswith("winners "):
         try:
             return tuple(int(x) - 1 for x in text[len("winners "):].split(","))
