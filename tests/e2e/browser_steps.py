@@ -5,6 +5,8 @@ from __future__ import annotations
 import httpx
 
 TIMEOUT = 20_000
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 860}
 
 
 def css_string(text: str) -> str:

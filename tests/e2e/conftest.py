@@ -12,7 +12,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "server"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from helpers import ServerProcess  # noqa: E402
+from browser_steps import DESKTOP  # noqa: E402
+from server_helpers import ServerProcess  # noqa: E402
 
 CHROMIUM = os.environ.get("QIPAN_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -26,8 +27,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 860}
 
 
 @pytest.fixture(scope="session")

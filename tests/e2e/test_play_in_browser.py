@@ -10,6 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from browser_steps import (  # noqa: E402
+    PHONE,
     click_path,
     create_in_lobby,
     game_state,
@@ -17,7 +18,6 @@ from browser_steps import (  # noqa: E402
     wait_ply,
     wait_status,
 )
-from conftest import PHONE  # noqa: E402
 
 import qipan  # noqa: E402
 import qipan.agents  # noqa: E402

@@ -13,7 +13,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from helpers import ServerProcess  # noqa: E402
+from server_helpers import ServerProcess  # noqa: E402
 
 PG_ADMIN_URL = os.environ.get("QIPAN_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from helpers import bearer, create, two_humans, wait_for  # noqa: E402
+from server_helpers import bearer, create, two_humans, wait_for  # noqa: E402
 
 from qipan.records import Record  # noqa: E402
 

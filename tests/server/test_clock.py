@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from helpers import bearer, two_humans, wait_for  # noqa: E402
+from server_helpers import bearer, two_humans, wait_for  # noqa: E402
 
 from qipan.server.clock import Clock, ClockError  # noqa: E402
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from helpers import bearer, create, wait_for  # noqa: E402
+from server_helpers import bearer, create, wait_for  # noqa: E402
 
 
 def test_ticks_pass_without_the_player(client):

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from helpers import bearer, wait_for  # noqa: E402
+from server_helpers import bearer, wait_for  # noqa: E402
 
 
 @pytest.mark.slow

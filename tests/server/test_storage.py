@@ -9,7 +9,7 @@ import pytest
 import sqlalchemy as sa
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from helpers import bearer, two_humans  # noqa: E402
+from server_helpers import bearer, two_humans  # noqa: E402
 
 from qipan.server.storage import StaleMove, Storage, StoredGame, StoredMove, normalise_url  # noqa: E402
 

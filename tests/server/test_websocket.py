@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from helpers import two_humans  # noqa: E402
+from server_helpers import two_humans  # noqa: E402
 
 
 def until(ws, predicate):
