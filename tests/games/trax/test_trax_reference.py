@@ -142,3 +142,27 @@ def test_engine_agrees_with_the_reference_on_random_games(variant):
                 assert len(tiles) == 64 or not reference_moves(tiles, True)
             # (a game that goes on is checked by the next comparison of the move sets)
     assert plies > 60
+
+
+def reference_perft(tiles, depth, lines=True):
+    """Move sequences of length ``depth``; a finished game has no moves."""
+    if depth == 0:
+        return 1
+    if tiles:
+        done = completed(tiles, lines)
+        if done[0] or done[1]:
+            return 0
+    moves = reference_moves(tiles, False)
+    if depth == 1:
+        return len(moves)
+    return sum(reference_perft(after or {cell: tile}, depth - 1, lines) for (cell, tile), after in moves.items())
+
+
+def test_perft_from_the_start_is_pinned_and_matches_the_reference():
+    from qipan.core.perft import perft
+
+    counts = [perft(TraxGame().new(), depth) for depth in (1, 2, 3, 4)]
+    assert counts == [2, 24, 432, 9568]
+    assert [reference_perft({}, depth) for depth in (1, 2, 3, 4)] == counts
+    # Nothing reaches 8 columns or a line in 4 plies: 8x8 and Loop Trax count the same.
+    assert perft(TraxGame(variant="8x8").new(), 4) == perft(TraxGame(variant="loop").new(), 4) == 9568
