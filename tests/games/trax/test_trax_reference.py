@@ -155,7 +155,9 @@ def reference_perft(tiles, depth, lines=True):
     moves = reference_moves(tiles, False)
     if depth == 1:
         return len(moves)
-    return sum(reference_perft(after or {cell: tile}, depth - 1, lines) for (cell, tile), after in moves.items())
+    return sum(
+        reference_perft(after or {cell: tile}, depth - 1, lines) for (cell, tile), after in moves.items()
+    )
 
 
 def test_perft_from_the_start_is_pinned_and_matches_the_reference():
