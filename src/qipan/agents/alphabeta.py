@@ -76,7 +76,8 @@ class AlphaBetaAgent(Agent):
 
     def _search(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         self.nodes += 1
-        if self._deadline is not None and (self.nodes & 255) == 0 and _time.perf_counter() > self._deadline:
+        # Checked at every node: a game's evaluate or order_moves may cost a millisecond.
+        if self._deadline is not None and _time.perf_counter() > self._deadline:
             raise _Timeout
         me = self._me
         if state.outcome is not None:
