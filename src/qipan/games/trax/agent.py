@@ -67,7 +67,10 @@ class Search:
         # A complete two-ply scan for wins only, whatever the time limit: take a win at
         # once, and never play a move after which the opponent has a winning reply.
         safe = []
-        for move in moves:
+        for i, move in enumerate(moves):
+            if self.deadline is not None and _time.perf_counter() > self.deadline:
+                safe.extend(moves[i:])  # out of time on a huge board: the rest unscanned
+                break
             verdict = self._scan(move)
             if verdict == "win":
                 self.scores = {move: WIN}
