@@ -62,7 +62,8 @@ class Record:
             try:
                 state.play(text)
             except QipanError as exc:
-                raise RecordError(f"{text!r}: {exc}", ply) from exc
+                reason = str(exc) if text in str(exc) else f"{text!r}: {exc}"
+                raise RecordError(reason, ply) from exc
         if upto is None and self.result is not None and state.outcome is not None:
             if tuple(state.outcome.winners) != tuple(self.result.winners):
                 raise RecordError(
