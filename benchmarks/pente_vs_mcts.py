@@ -31,9 +31,13 @@ def main() -> None:
     parser.add_argument("--time", type=float, default=0.1, help="seconds per move for both agents")
     parser.add_argument("--game", default="pente", help="pente or pente-tournament")
     parser.add_argument("--opponent", default="mcts")
+    parser.add_argument(
+        "--pente-args", default="", help="extra pente agent settings, e.g. width=10,even_depths=0"
+    )
     parser.add_argument("--max-plies", type=int, default=200, help="a longer game counts as a draw")
     args = parser.parse_args()
     game = qipan.load(args.game)
+    extra = {k: int(v) for k, v in (kv.split("=") for kv in args.pente_args.split(",") if kv)}
     wins = draws = 0
     plies = 0
     start = time.perf_counter()
@@ -41,7 +45,7 @@ def main() -> None:
         n = game.players[0]
         seat = k % n  # the pente agent plays first in every n-th game
         agents = [load_agent(args.opponent, time=args.time, seed=k * 10 + p) for p in range(n)]
-        agents[seat] = load_agent("pente", time=args.time, seed=k)
+        agents[seat] = load_agent("pente", time=args.time, seed=k, **extra)
         state = play(game, agents, args.max_plies)
         plies += state.ply
         if state.outcome is None or not state.outcome.winners:

@@ -41,12 +41,27 @@ class _Timeout(Exception):
 class PenteAgent(Agent):
     name = "pente"
 
-    def __init__(self, time=None, iterations=None, depth=None, seed=None, width: int = 8, vcf_depth: int = 6):
+    def __init__(
+        self,
+        time=None,
+        iterations=None,
+        depth=None,
+        seed=None,
+        width: int = 12,
+        vcf_depth: int = 6,
+        inner_radius: int = 2,
+        even_depths: bool = True,
+    ):
         super().__init__(time=time, iterations=iterations, depth=depth, seed=seed)
         if time is None and depth is None and iterations is None:
             self.time = 1.0
         self.width = width
         self.vcf_depth = vcf_depth
+        #: How far from the stones inner search nodes look (the root looks 2 away).
+        self.inner_radius = inner_radius
+        #: Search even depths only: a line of play valued by summed move values that ends
+        #: on our own move overrates attack (the opponent's answer is never seen).
+        self.even_depths = even_depths
         self.nodes = 0
         self.reached_depth = 0
         self._deadline: float | None = None
@@ -209,7 +224,8 @@ class PenteAgent(Agent):
         max_depth = self.depth or 6
         self.reached_depth = 0
         try:
-            for depth in range(1, max_depth + 1):
+            depths = [1, *range(2, max_depth + 1, 2)] if self.even_depths else range(1, max_depth + 1)
+            for depth in depths:
                 value, choice = self._root(state, p, moves, depth)
                 best = choice
                 self.reached_depth = depth
@@ -253,7 +269,7 @@ class PenteAgent(Agent):
 
     def _negamax(self, state: PenteState, p: int, depth: int, alpha: int, beta: int) -> int:
         self._tick()
-        points = candidates(state, 1)  # inner nodes look closer than the root (radius 2)
+        points = candidates(state, self.inner_radius)
         if not points:
             return 0
         infos = [(point_info(state, i, p), i) for i in points]
