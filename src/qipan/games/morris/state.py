@@ -384,7 +384,7 @@ class MorrisState(State):
                     return
                 self._end(Outcome.win((c,), 2, f"the board is full: {COLOUR[o]} cannot move"))
                 return
-            elif not (r.move_anywhere or (r.flying is not None and own.bit_count() <= r.flying)):
+            elif own.bit_count() > self._fly_at:  # slides only: blocked?
                 nc = t.nbr_chunks
                 if not (nc[0][own & 255] | nc[1][own >> 8 & 255] | nc[2][own >> 16 & 255]) & empty:
                     self._end(Outcome.win((c,), 2, f"{COLOUR[o]} cannot move"))
