@@ -65,11 +65,19 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=2)
     args = parser.parse_args()
     d = args.depth
-    match(f"alphabeta(depth {d}) vs random", lambda s: load_agent("alphabeta", depth=d, seed=s),
-          lambda s: load_agent("random", seed=s), args.games)
-    match(f"alphabeta(depth {d}, Morris evaluation) vs alphabeta(depth {d}, blind)",
-          lambda s: load_agent("alphabeta", depth=d, seed=s), lambda s: load_agent("alphabeta", depth=d, seed=s),
-          args.games, b_blind=True)
+    match(
+        f"alphabeta(depth {d}) vs random",
+        lambda s: load_agent("alphabeta", depth=d, seed=s),
+        lambda s: load_agent("random", seed=s),
+        args.games,
+    )
+    match(
+        f"alphabeta(depth {d}, Morris evaluation) vs alphabeta(depth {d}, blind)",
+        lambda s: load_agent("alphabeta", depth=d, seed=s),
+        lambda s: load_agent("alphabeta", depth=d, seed=s),
+        args.games,
+        b_blind=True,
+    )
 
 
 if __name__ == "__main__":
