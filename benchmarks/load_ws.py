@@ -169,6 +169,9 @@ async def run(args) -> None:
                     next(g["id"] for g in games if 2 in g["players"]),
                 )
             )
+            bot = {"kind": "bot", "agent": "mcts", "limits": {"time": args.bot_time}}
+            for _ in range(args.bot_games):  # bots thinking on the server while people play
+                (await http.post("/api/games", json={"game": game, "seats": [bot, bot]})).raise_for_status()
             t0 = time.perf_counter()
             setups = []
             for i in range(0, args.games, 20):  # connect in batches
@@ -203,6 +206,7 @@ async def run(args) -> None:
     ms = [x * 1000 for x in latencies]
     print(
         f"game {game}; {args.games} concurrent games, {2 * args.games} WebSockets; think {args.think}s; "
+        f"{args.bot_games} bot-vs-bot games (mcts {args.bot_time}s/move) alongside; "
         f"server {'subprocess' if proc else base}; {os.cpu_count()} cores"
     )
     print(f"setup (create + connect): {setup_time:.1f}s")
@@ -237,8 +241,17 @@ def main() -> None:
     )
     parser.add_argument("--max-seconds", type=float, default=120.0, help="stop playing after this long")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--bot-games", type=int, default=0, help="bot-vs-bot games thinking on the server meanwhile"
+    )
+    parser.add_argument("--bot-time", type=float, default=0.5, help="seconds per bot move")
     args = parser.parse_args()
-    asyncio.run(run(args))
+    try:  # the load client shares the machine with the server: keep it light
+        import uvloop
+
+        uvloop.run(run(args))
+    except ImportError:
+        asyncio.run(run(args))
 
 
 if __name__ == "__main__":
