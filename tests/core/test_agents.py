@@ -70,3 +70,23 @@ def test_alphabeta_refuses_multiplayer(toys):
         qipan.resolve_chance(state, __import__("random").Random(2))
     with pytest.raises(OptionError):
         agents.load("alphabeta", depth=2).choose(state)
+
+
+def test_strongest_agent_for_each_game():
+    from qipan.agents import strongest_agent_name
+
+    expected = {
+        "nine-mens-morris": "alphabeta",
+        "three-mens-morris-kurna": "morris-solver",
+        "pente": "pente",
+        "trax-8x8": "trax",
+        "blackpath": "blackpath-solver",
+        "modx-4": "modx",
+        "tantrix": "tantrix",
+    }
+    for game_id, agent in expected.items():
+        assert strongest_agent_name(qipan.load(game_id)) == agent, game_id
+    for spec in qipan.specs():  # every game has one that accepts it
+        game = qipan.load(spec.id)
+        name = strongest_agent_name(game)
+        assert agents.load(name, time=0.05) is not None

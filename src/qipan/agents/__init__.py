@@ -1,7 +1,7 @@
 """AI players. ``qipan.agents.load("mcts", time=1.0)``; game packages add their own."""
 
 from .alphabeta import AlphaBetaAgent
-from .base import Agent, AgentSpec, agent_specs, load, register_agent
+from .base import Agent, AgentSpec, agent_specs, load, register_agent, strongest_agent_name
 from .mcts import MCTSAgent
 from .random_agent import RandomAgent
 
@@ -19,4 +19,5 @@ __all__ = [
     "agent_specs",
     "load",
     "register_agent",
+    "strongest_agent_name",
 ]

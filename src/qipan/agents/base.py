@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.errors import OptionError, QipanError
-from ..core.game import State
+from ..core.game import Game, State
 from ..core.move import Move
 
 
@@ -61,6 +61,15 @@ class AgentSpec:
     description: str
     #: Game families it plays; None for every game.
     families: tuple[str, ...] | None = None
+    #: Narrower than the families where needed (e.g. only the 3x3 Morris boards).
+    supports: Callable[[Game], bool] | None = None
+    #: Preference among the agents of a family for "the strongest agent" (higher first).
+    strength: int = 0
+
+    def plays(self, game: Game) -> bool:
+        if self.families is not None and game.family not in self.families:
+            return False
+        return self.supports is None or self.supports(game)
 
 
 _AGENTS: dict[str, AgentSpec] = {}
@@ -75,6 +84,17 @@ def agent_specs() -> list[AgentSpec]:
 
     specs()  # game packages register their own agents when imported
     return sorted(_AGENTS.values(), key=lambda a: a.name)
+
+
+def strongest_agent_name(game: Game) -> str:
+    """The agent to play ``game`` well: the preferred agent made for its family, else
+    alpha-beta where the game provides an evaluation for two players, else MCTS."""
+    own = [a for a in agent_specs() if a.families and a.plays(game)]
+    if own:
+        return max(own, key=lambda a: a.strength).name
+    if game.players == (2,) and type(game).evaluate is not Game.evaluate:
+        return "alphabeta"
+    return "mcts"
 
 
 def load(name: str, **limits: Any) -> Agent:

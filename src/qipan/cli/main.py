@@ -18,7 +18,7 @@ except ImportError:  # pragma: no cover - the message is the point
 
 import qipan
 
-from ..agents import agent_specs
+from ..agents import agent_specs, strongest_agent_name
 from ..core.errors import QipanError
 from ..core.game import CHANCE, resolve_chance
 from ..core.outcome import Outcome
@@ -26,7 +26,7 @@ from ..core.perft import perft
 from ..records import Record, now_iso, read_records, save
 from .options import parse_options
 from .players import parse_players
-from .session import Session, best_agent_name
+from .session import Session
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -106,7 +106,7 @@ def play(game, options, players, move_time, seed, count, match_target, save_path
         getattr(importlib.import_module(module), func)(g, players=count or g.players[0], seed=seed)
         return
     n = count or (len(players.split(",")) if players else g.players[0])
-    seats = parse_players(players, n, move_time, seed, best_agent_name(g))
+    seats = parse_players(players, n, move_time, seed, strongest_agent_name(g))
     if match_target is not None:
         from .match import run_match_session
 

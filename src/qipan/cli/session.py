@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
-from ..agents import Agent, agent_specs
+from ..agents import Agent, strongest_agent_name
 from ..agents import load as load_agent
 from ..core.errors import QipanError
 from ..core.game import CHANCE, Game, State, resolve_chance
@@ -19,14 +19,6 @@ HELP = """Type a move in the game's notation, or a command:
   undo         take back your last move      board   show the board again
   save FILE    save the game (.json or .pgn) resign  give up
   help         this text                     quit    leave without a result"""
-
-
-def best_agent_name(game: Game) -> str:
-    """The strongest agent that knows this game's family, else the generic MCTS."""
-    for spec in agent_specs():
-        if spec.families and game.family in spec.families:
-            return spec.name
-    return "mcts"
 
 
 class Session:
@@ -95,7 +87,7 @@ class Session:
         elif command == "board":
             self.show_board(state)
         elif command == "hint":
-            agent = load_agent(best_agent_name(self.game), time=self.hint_time, seed=0)
+            agent = load_agent(strongest_agent_name(self.game), time=self.hint_time, seed=0)
             self.write(f"hint: {agent.choose(state.copy())}")
         elif command == "undo":
             self._undo()

@@ -57,6 +57,7 @@ register_agent(
         SolverAgent,
         "perfect play by exhaustive search with memoisation (practical up to about 7x7)",
         families=("blackpath",),
+        strength=10,
     )
 )
 

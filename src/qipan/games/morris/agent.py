@@ -51,5 +51,7 @@ register_agent(
         MorrisSolverAgent,
         "perfect play for Three Men's Morris (exhaustive solver)",
         families=("morris",),
+        supports=lambda game: game.rules.board == "three",
+        strength=10,
     )
 )
