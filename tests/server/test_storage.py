@@ -161,3 +161,21 @@ def test_upgrade_from_the_first_schema_keeps_games(db_url):
     assert game.realtime is None and [m.text for m in game.moves] == ["a1"] and game.seats == new_game().seats
     upgrade(upgraded.engine)  # idempotent
     upgraded.close()
+
+
+def test_a_game_that_no_longer_replays_is_reported_not_fatal(sqlite_url):
+    """A stored game of a game package that is gone: the server starts and says why."""
+    from fastapi.testclient import TestClient
+
+    from qipan.server import create_app
+
+    storage = Storage(sqlite_url)
+    gone = new_game("gone")
+    gone.game = "no-such-game"
+    storage.create_game(gone)
+    storage.close()
+    with TestClient(create_app(sqlite_url)) as client:
+        r = client.get("/api/games/gone")
+        assert r.status_code == 500 and "cannot be replayed" in r.json()["error"]
+        assert client.get("/api/specs").status_code == 200
+        assert client.get("/api/games").json()["games"] == []

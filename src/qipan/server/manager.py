@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from .. import agents as _agents
-from ..core import CHANCE, OptionError, QipanError, load, spec
+from ..core import CHANCE, OptionError, Outcome, QipanError, load, spec
 from .clock import Clock, ClockError
 from .errors import ApiError
 from .session import Session, bot_limits, hides_information, new_game_id, new_token
@@ -72,7 +72,10 @@ class Manager:
             stored = self.storage.get_game(game_id)
             if stored is None:
                 raise ApiError(404, f"there is no game {game_id!r}")
-            session = Session.restore(stored)
+            try:
+                session = Session.restore(stored)
+            except QipanError as exc:  # e.g. its game is no longer installed
+                raise ApiError(500, f"game {game_id} cannot be replayed: {exc}") from exc
             self.sessions[game_id] = session
             self._forget_old_games()
         return session
@@ -92,16 +95,15 @@ class Manager:
                 break
 
     def list(self, status: str | None, limit: int, ids: list[str] | None = None) -> list[dict]:
-        if ids:
-            out = []
-            for game_id in ids[:limit]:
-                try:
-                    out.append(self.get(game_id).summary())
-                except ApiError:
-                    continue
-            return out
-        stored = self.storage.list_games(status=status, limit=limit, public_only=True)
-        return [self.get(g.id).summary() for g in stored]
+        if ids is None:
+            ids = [g.id for g in self.storage.list_games(status=status, limit=limit, public_only=True)]
+        out = []
+        for game_id in ids[:limit]:
+            try:
+                out.append(self.get(game_id).summary())
+            except ApiError:  # unknown, or a game that no longer replays: leave it out
+                continue
+        return out
 
     # -- create and join ---------------------------------------------------------------
     def create(self, data: dict) -> tuple[Session, list[dict]]:
@@ -304,7 +306,7 @@ class Manager:
                 offers.clear()
                 raise ApiError(409, "bots do not agree to draws; resign or play on")
             if set(session.human_seats()) <= offers:
-                session.finish(_draw(session, "draw agreed"))
+                session.finish(Outcome.draw(session.stored.players, "draw agreed"))
         elif action == "decline":
             offers.clear()
         else:
@@ -506,12 +508,6 @@ def _name(value: Any) -> str | None:
     if len(value) > MAX_NAME:
         raise ApiError(400, f"a name has at most {MAX_NAME} characters")
     return value or None
-
-
-def _draw(session: Session, reason: str):
-    from ..core import Outcome
-
-    return Outcome.draw(session.stored.players, reason)
 
 
 def _result(session: Session) -> dict | None:
