@@ -67,3 +67,21 @@ def test_total_clock_counts_down_and_records_times(client):
     assert 100 < s["clock"]["remaining"][0] <= 103 and s["clock"]["remaining"][1] <= 100
     rec = client.get(f"/api/games/{gid}/record").json()
     assert len(rec["times"]) == 1 and rec["times"][0] >= 0
+
+
+def test_clock_survives_a_restart(sqlite_url):
+    from fastapi.testclient import TestClient
+
+    from qipan.server import create_app
+
+    with TestClient(create_app(sqlite_url)) as client:
+        gid, (ann, bob) = two_humans(client, clock={"mode": "total", "initial": 100, "increment": 7})
+        s = client.post(f"/api/games/{gid}/move", json={"move": "a1", "ply": 0}, headers=bearer(ann)).json()
+        before = s["clock"]
+    with TestClient(create_app(sqlite_url)) as client:
+        after = client.get(f"/api/games/{gid}").json()["clock"]
+        assert after["running"] == 1 and after["mode"] == "total" and after["increment"] == 7
+        assert after["remaining"][0] == before["remaining"][0] > 100  # Ann's time, with her increment
+        assert 99 < after["remaining"][1] <= 100  # Bob's time runs again from the restart
+        r = client.post(f"/api/games/{gid}/move", json={"move": "b2", "ply": 1}, headers=bearer(bob))
+        assert r.status_code == 200 and r.json()["clock"]["running"] == 0
