@@ -38,6 +38,7 @@ class MCTSAgent(Agent):
         self.exploration = exploration
         self.playout_cap = playout_cap
         self.last_iterations = 0
+        self._deadline = None
 
     def select(self, state: State) -> Move:
         moves = state.legal_moves()
@@ -45,7 +46,7 @@ class MCTSAgent(Agent):
             return moves[0]
         root = _Node(state)
         self.rng.shuffle(root.untried)
-        deadline = self.deadline()
+        deadline = self._deadline = self.deadline()
         limit = self.iterations
         done = 0
         while True:
@@ -106,12 +107,16 @@ class MCTSAgent(Agent):
     def _playout(self, state: State) -> list[float]:
         rng = self.rng
         plies = 0
+        deadline = self._deadline
         while state.outcome is None and plies < self.playout_cap:
             if state.to_move == CHANCE:
                 state.play_unchecked(_sample_chance(state, rng))
             else:
                 state.play_unchecked(rng.choice(state.legal_moves()))
             plies += 1
+            # A long playout must not overrun the move's time: cut it and evaluate.
+            if deadline is not None and plies % 16 == 0 and _time.perf_counter() > deadline:
+                break
         n = state.num_players
         if state.outcome is not None:
             return [state.outcome.reward(p) for p in range(n)]
