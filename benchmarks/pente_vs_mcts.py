@@ -37,7 +37,9 @@ def main() -> None:
     parser.add_argument("--max-plies", type=int, default=200, help="a longer game counts as a draw")
     args = parser.parse_args()
     game = qipan.load(args.game)
-    extra = {k: int(v) for k, v in (kv.split("=") for kv in args.pente_args.split(",") if kv)}
+    extra = {
+        k: int(v) if v.isdigit() else v for k, v in (kv.split("=") for kv in args.pente_args.split(",") if kv)
+    }
     wins = draws = 0
     plies = 0
     start = time.perf_counter()
