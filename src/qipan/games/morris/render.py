@@ -117,9 +117,12 @@ def svg(state: MorrisState, cell: int = 60) -> str:
         out.append(f'<text x="{x:g}" y="{side - 6}" font-size="14" text-anchor="middle">{chr(97 + i)}</text>')
         y = margin + cell * (size - 1 - i)
         out.append(f'<text x="10" y="{y + 5:g}" font-size="14">{i + 1}</text>')
+    caption = f"{_status(state)} · hands W {state.hand[0]} B {state.hand[1]}"
+    # Shrink a long caption to the board's width (a glyph is about 0.55 em wide).
+    font = min(14.0, (side - 8) / (0.55 * len(caption)))
     out.append(
-        f'<text x="{side / 2:g}" y="{side + 16}" font-size="14" text-anchor="middle">'
-        f"{escape(_status(state))} · hands W {state.hand[0]} B {state.hand[1]}</text>"
+        f'<text x="{side / 2:g}" y="{side + 16}" font-size="{font:.1f}" text-anchor="middle">'
+        f"{escape(caption)}</text>"
     )
     out.append("</svg>")
     return "\n".join(out)
