@@ -10,8 +10,8 @@ iterative-deepening alpha-beta over the best-looking of those moves near the sto
 (``width`` of them per node, forced replies only when a win is threatened), the position
 at the end valued by ``heuristics.evaluate`` (captures and the best move each side has:
 lines, captures, capture threats, exposed pairs). ``leaf="sum"`` values a line of play by
-the sum of its moves' values instead (weaker: 47.5% against the generic alpha-beta where
-"eval" won 20 of 20). The VCF gets a quarter of the move's time and the null-move check
+the sum of its moves' values instead (weaker: 47.5% against the generic alpha-beta in 40
+games, where "eval" won 80%). The VCF gets a quarter of the move's time and the null-move check
 about half; the search runs to the deadline.
 Four players: one ply, threat-aware (win, else stop the enemy who moves soonest, else the
 best heuristic move).
