@@ -130,3 +130,10 @@ def test_one_player_outcomes():
     for outcome in (lost, won):
         record = Record("g", players=1, moves=["x"], result=outcome)
         assert loads(record.to_pgn()).result == outcome
+
+
+def test_an_option_can_narrow_the_player_counts():
+    game = qipan.load("tantrix", doubles=True)
+    assert game.players == (4,)
+    assert game.new(seed=1).num_players == 4
+    assert qipan.load("modx-3").players == (3,)

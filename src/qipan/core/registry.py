@@ -223,5 +223,6 @@ def load(name: str, **options: Any) -> Game:
     resolved = s.resolve(**options)
     game = s.make(**resolved)
     game.preset = s.id
-    game.players = s.players
+    # A preset can narrow the player counts, and so can an option (Tantrix doubles: 4).
+    game.players = tuple(p for p in s.players if p in game.players) or s.players
     return game

@@ -32,6 +32,8 @@ class TantrixGame(Game):
         options.setdefault("doubles", False)
         options.setdefault("colours", "")
         super().__init__(**options)
+        if self.options["doubles"]:
+            self.players = (4,)  # two teams of two
 
     def colours_for(self, players: int) -> tuple[str, ...]:
         """Each player's colour; in doubles partners (seats i and i + 2) share one."""
