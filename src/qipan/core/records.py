@@ -148,7 +148,7 @@ class Record:
             **({"Scores": " ".join(f"{s:g}" for s in self.result.scores)} if self.result else {}),
             **self.tags,
         }
-        lines = [f'[{k} "{_escape(str(v))}"]' for k, v in tags.items()]
+        lines = [f'[{k} "{escape_tag(str(v))}"]' for k, v in tags.items()]
         tokens = []
         n = max(self.players, 1)
         for i, move in enumerate(self.moves):
@@ -158,7 +158,7 @@ class Record:
         result = self.result.result_text() if self.result else "*"
         # Results that are not one PGN token (n players) go in a comment; the tag has them.
         tokens.append(result if result in _RESULT_TOKENS else "{" + result + "}")
-        return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
+        return "\n".join(lines) + "\n\n" + wrap_movetext(tokens) + "\n"
 
     @classmethod
     def from_pgn(cls, text: str) -> Record:
@@ -232,7 +232,8 @@ _RESULT_TOKENS = ("1-0", "0-1", "1/2-1/2", "*")
 _MOVE_NUMBER = re.compile(r"\d+\.(\.\.)?")
 
 
-def _escape(s: str) -> str:
+def escape_tag(s: str) -> str:
+    """A tag value with backslashes and quotes escaped."""
     return s.replace("\\", "\\\\").replace('"', '\\"')
 
 
@@ -244,11 +245,12 @@ def _quote_move(move: str) -> str:
     # Moves with spaces, or that look like move numbers or results, are quoted.
     if not move or any(c.isspace() for c in move) or move[0] in '"{' or _MOVE_NUMBER.fullmatch(move) \
             or move in _RESULT_TOKENS:
-        return '"' + _escape(move) + '"'
+        return '"' + escape_tag(move) + '"'
     return move
 
 
-def _wrap(tokens: list[str], width: int = 79) -> str:
+def wrap_movetext(tokens: list[str], width: int = 79) -> str:
+    """Movetext tokens joined into lines of at most ``width`` characters."""
     lines, line = [], ""
     for tok in tokens:
         if line and len(line) + 1 + len(tok) > width:

@@ -15,7 +15,7 @@ import re
 
 from ...core.errors import QipanError, RecordError
 from ...core.outcome import Outcome
-from ...core.records import Record
+from ...core.records import Record, escape_tag, wrap_movetext
 
 _TAG = re.compile(r'\[([A-Za-z0-9 _]+?)\s+"((?:[^"\\]|\\.)*)"\]')
 _GAME_TAG = re.compile(r'^\s*\[Game\s+"[^"]*Pente[^"]*"\]', re.MULTILINE | re.IGNORECASE)
@@ -204,27 +204,11 @@ def _write_game(record: Record) -> str:
         tags[OPTIONS_TAG] = json.dumps(extra, sort_keys=True)
     tags["Result"] = result
     ordered = [k for k in TAG_ORDER if k in tags] + [k for k in tags if k not in TAG_ORDER and k != "Result"]
-    lines = [f'[{k} "{_escape(tags[k])}"]' for k in ordered + ["Result"]]
+    lines = [f'[{k} "{escape_tag(str(tags[k]))}"]' for k in ordered + ["Result"]]
     tokens = []
     for ply, move in enumerate(record.moves):
         if ply % 2 == 0:
             tokens.append(f"{ply // 2 + 1}.")
         tokens.append(move)
     tokens.append(result)
-    return "\n".join(lines) + "\n\n" + _wrap(tokens, 80) + "\n"
-
-
-def _escape(value: str) -> str:
-    return str(value).replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _wrap(tokens: list[str], width: int) -> str:
-    lines, line = [], ""
-    for tok in tokens:
-        if line and len(line) + 1 + len(tok) > width:
-            lines.append(line)
-            line = tok
-        else:
-            line = f"{line} {tok}" if line else tok
-    lines.append(line)
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n\n" + wrap_movetext(tokens, 80) + "\n"
