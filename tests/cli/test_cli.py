@@ -57,8 +57,13 @@ def test_play_session_with_commands(toys, tmp_path):
     out = []
     from qipan import load
 
-    s = Session(load("toy-tictactoe"), [None, __import__("qipan").agents.load("alphabeta", depth=2)], 1,
-                read=lambda prompt: next(lines), write=out.append)
+    s = Session(
+        load("toy-tictactoe"),
+        [None, __import__("qipan").agents.load("alphabeta", depth=2)],
+        1,
+        read=lambda prompt: next(lines),
+        write=out.append,
+    )
     s.run()
     text = "\n".join(map(str, out))
     assert "a1 a2 a3" in text or "a1" in text

@@ -17,8 +17,9 @@ def test_perft_nine_mens_morris():
 
 def test_pente_match_to_21(tmp_path):
     path = tmp_path / "match.json"
-    out = run("play", "pente", "--match", "21", "--players", "random,random", "--seed", "1",
-              "--save", str(path)).output
+    out = run(
+        "play", "pente", "--match", "21", "--players", "random,random", "--seed", "1", "--save", str(path)
+    ).output
     assert "Match won by player" in out
     data = json.loads(path.read_text())
     assert data["target"] == 21 and len(data["games"]) >= 2
@@ -35,7 +36,9 @@ def test_match_refused_for_other_games():
 
 def test_play_and_save_a_full_game(tmp_path):
     path = tmp_path / "g.json"
-    out = run("play", "six-mens-morris", "--players", "random,random", "--seed", "3", "--save", str(path)).output
+    out = run(
+        "play", "six-mens-morris", "--players", "random,random", "--seed", "3", "--save", str(path)
+    ).output
     assert "Game over" in out
     out = run("replay", str(path)).output
     assert "result:" in out

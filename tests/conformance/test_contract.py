@@ -149,8 +149,10 @@ def test_options_are_validated(spec):
     d = spec.to_dict()
     assert d["id"] == spec.id and d["title"]
     for opt in spec.options:
-        assert opt.coerce(spec.default_options()[opt.name]) == spec.default_options()[opt.name] or \
-            spec.default_options()[opt.name] is None
+        assert (
+            opt.coerce(spec.default_options()[opt.name]) == spec.default_options()[opt.name]
+            or spec.default_options()[opt.name] is None
+        )
     with pytest.raises(QipanError):
         qipan.load(spec.id, no_such_option_xyz=1)
 

@@ -10,8 +10,12 @@ texts = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_s
 
 
 @settings(max_examples=200, deadline=None)
-@given(moves=st.lists(texts, max_size=12), names=st.lists(texts.filter(lambda s: s.strip() == s), max_size=2),
-       players=st.integers(2, 4), draw=st.booleans())
+@given(
+    moves=st.lists(texts, max_size=12),
+    names=st.lists(texts.filter(lambda s: s.strip() == s), max_size=2),
+    players=st.integers(2, 4),
+    draw=st.booleans(),
+)
 def test_pgn_round_trip_keeps_everything(moves, names, players, draw):
     moves = [" ".join(m.split()) for m in moves]
     moves = [m for m in moves if m]

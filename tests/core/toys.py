@@ -63,12 +63,14 @@ class TicTacToeState(State):
     def text(self):
         rows = []
         for r in range(2, -1, -1):
-            rows.append(" ".join("XO"[v] if v is not None else "." for v in self.board[r * 3:r * 3 + 3]))
+            rows.append(" ".join("XO"[v] if v is not None else "." for v in self.board[r * 3 : r * 3 + 3]))
         return "\n".join(rows)
 
     def svg(self):
-        cells = "".join(f'<rect data-target="{c}" x="{(i % 3) * 10}" y="{(2 - i // 3) * 10}" width="10" height="10"/>'
-                        for i, c in enumerate(CELLS))
+        cells = "".join(
+            f'<rect data-target="{c}" x="{(i % 3) * 10}" y="{(2 - i // 3) * 10}" width="10" height="10"/>'
+            for i, c in enumerate(CELLS)
+        )
         return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 30 30">{cells}</svg>'
 
     def copy(self):
@@ -150,12 +152,20 @@ class DiceState(State):
         return f"scores {self.scores} turn {self.player + 1} total {self.turn_total}"
 
     def svg(self):
-        return '<svg xmlns="http://www.w3.org/2000/svg"><text data-target="stop">stop</text>' \
-               '<text data-target="go">go</text></svg>'
+        return (
+            '<svg xmlns="http://www.w3.org/2000/svg"><text data-target="stop">stop</text>'
+            '<text data-target="go">go</text></svg>'
+        )
 
 
 TOY_SPECS = (
     GameSpec("toy-tictactoe", "Tic-tac-toe", "toy", TicTacToe),
-    GameSpec("toy-dice", "Dice race", "toy", DiceRace, players=(2, 3),
-             options=(Option("target", int, 20, "points to win", minimum=5, maximum=100),)),
+    GameSpec(
+        "toy-dice",
+        "Dice race",
+        "toy",
+        DiceRace,
+        players=(2, 3),
+        options=(Option("target", int, 20, "points to win", minimum=5, maximum=100),),
+    ),
 )

@@ -7,8 +7,13 @@ from .random_agent import RandomAgent
 
 register_agent(AgentSpec("random", RandomAgent, "uniformly random legal moves"))
 register_agent(AgentSpec("mcts", MCTSAgent, "Monte Carlo tree search (UCT), any game, n players, chance"))
-register_agent(AgentSpec("alphabeta", AlphaBetaAgent,
-                         "alpha-beta with iterative deepening and a transposition table (2 players)"))
+register_agent(
+    AgentSpec(
+        "alphabeta",
+        AlphaBetaAgent,
+        "alpha-beta with iterative deepening and a transposition table (2 players)",
+    )
+)
 
 __all__ = [
     "Agent",

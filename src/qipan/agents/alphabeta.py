@@ -100,7 +100,9 @@ class AlphaBetaAgent(Agent):
         if entry is not None:
             e_depth, e_flag, e_value, tt_move = entry
             if e_depth >= depth and (
-                e_flag == EXACT or (e_flag == LOWER and e_value >= beta) or (e_flag == UPPER and e_value <= alpha)
+                e_flag == EXACT
+                or (e_flag == LOWER and e_value >= beta)
+                or (e_flag == UPPER and e_value <= alpha)
             ):
                 return e_value
         moves = state.game.order_moves(state, list(state.legal_moves()))

@@ -10,8 +10,13 @@ from ..core.game import CHANCE, Game, State, resolve_chance
 from .base import Agent
 
 
-def play_game(game: Game, agents: list[Agent], seed: int | None = None, players: int | None = None,
-              max_plies: int | None = None) -> State:
+def play_game(
+    game: Game,
+    agents: list[Agent],
+    seed: int | None = None,
+    players: int | None = None,
+    max_plies: int | None = None,
+) -> State:
     """Play one game; ``agents[i]`` plays seat i; chance resolved with a seeded RNG."""
     state = game.new(players=players or len(agents), seed=seed)
     rng = random.Random(seed)
@@ -37,8 +42,15 @@ class MatchResult:
         return self.points[i] / self.games if self.games else 0.0
 
 
-def run_match(game: Game, agents: list[Agent], games: int, seed: int = 0, players: int | None = None,
-              max_plies: int | None = None, progress=None) -> MatchResult:
+def run_match(
+    game: Game,
+    agents: list[Agent],
+    games: int,
+    seed: int = 0,
+    players: int | None = None,
+    max_plies: int | None = None,
+    progress=None,
+) -> MatchResult:
     """``games`` games with the seats rotated each game, so every agent plays every seat."""
     n = players or len(agents)
     result = MatchResult(points=[0.0] * len(agents), wins=[0] * len(agents))

@@ -30,8 +30,15 @@ class _Node:
 class MCTSAgent(Agent):
     name = "mcts"
 
-    def __init__(self, time=None, iterations=None, depth=None, seed=None, exploration: float = 1.4,
-                 playout_cap: int = 400):
+    def __init__(
+        self,
+        time=None,
+        iterations=None,
+        depth=None,
+        seed=None,
+        exploration: float = 1.4,
+        playout_cap: int = 400,
+    ):
         super().__init__(time=time, iterations=iterations, depth=depth, seed=seed)
         if time is None and iterations is None:
             self.iterations = 1000

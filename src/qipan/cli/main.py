@@ -49,8 +49,14 @@ def cli():
     """qipan (棋盤): Black Path, Trax, Pipe Mania, Tantrix, Morris, Pente and MOD X."""
 
 
-option_flag = click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
-                           help="a rule option, e.g. -o flying=false (repeatable)")
+option_flag = click.option(
+    "--option",
+    "-o",
+    "options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="a rule option, e.g. -o flying=false (repeatable)",
+)
 
 
 @cli.command()
@@ -62,9 +68,12 @@ def games(as_json):
         click.echo(json.dumps([s.to_dict() for s in specs], ensure_ascii=False, indent=1))
         return
     for spec in specs:
-        table = Table(title=f"[bold]{spec.id}[/bold] — {spec.title} ({spec.family}; "
-                            f"players {', '.join(map(str, spec.players))})", title_justify="left",
-                      show_header=bool(spec.options))
+        table = Table(
+            title=f"[bold]{spec.id}[/bold] — {spec.title} ({spec.family}; "
+            f"players {', '.join(map(str, spec.players))})",
+            title_justify="left",
+            show_header=bool(spec.options),
+        )
         table.add_column("option")
         table.add_column("default")
         table.add_column("allowed")
@@ -87,16 +96,33 @@ def agents():
 @cli.command()
 @click.argument("game")
 @option_flag
-@click.option("--players", "-p", default=None, metavar="SEATS",
-              help="comma-separated seats: human, ai (the strongest agent for the game) or an agent name "
-                   "with limits, e.g. human,ai or mcts:time=2,human (default: human against ai)")
+@click.option(
+    "--players",
+    "-p",
+    default=None,
+    metavar="SEATS",
+    help="comma-separated seats: human, ai (the strongest agent for the game) or an agent name "
+    "with limits, e.g. human,ai or mcts:time=2,human (default: human against ai)",
+)
 @click.option("--time", "move_time", default=2.0, show_default=True, help="seconds per AI move")
 @click.option("--seed", default=None, type=int, help="seed for setup, chance and agents")
-@click.option("--count", "count", default=None, type=int, help="number of players (default: the game's first)")
-@click.option("--match", "match_target", default=None, type=int,
-              help="play a scoring match to this many points (Pente: 21 or 50)")
-@click.option("--save", "save_path", default=None, type=click.Path(dir_okay=False),
-              help="write the record (or the match record) here at the end")
+@click.option(
+    "--count", "count", default=None, type=int, help="number of players (default: the game's first)"
+)
+@click.option(
+    "--match",
+    "match_target",
+    default=None,
+    type=int,
+    help="play a scoring match to this many points (Pente: 21 or 50)",
+)
+@click.option(
+    "--save",
+    "save_path",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="write the record (or the match record) here at the end",
+)
 def play(game, options, players, move_time, seed, count, match_target, save_path):
     """Play GAME in the terminal against people or AI."""
     g = qipan.load(game, **parse_options(options))
@@ -117,8 +143,11 @@ def play(game, options, players, move_time, seed, count, match_target, save_path
     if save_path:
         record = Record.from_state(state, names=session.names(), started=session.started, ended=now_iso())
         if session.resigned is not None:
-            record.result = Outcome.win([p for p in range(state.num_players) if p != session.resigned],
-                                        state.num_players, "resignation")
+            record.result = Outcome.win(
+                [p for p in range(state.num_players) if p != session.resigned],
+                state.num_players,
+                "resignation",
+            )
         save(record, save_path)
         console.print(f"saved to {save_path}")
 
@@ -129,10 +158,16 @@ def _read(prompt: str) -> str:
 
 def _show_board(state) -> None:
     over = state.outcome
-    status = (f"{over.result_text()} — {over.reason}" if over else
-              "chance" if state.to_move == CHANCE else f"player {state.to_move + 1} to move")
-    console.print(Panel(state.text(), title=f"{state.game.title} · ply {state.ply}", subtitle=status,
-                        expand=False))
+    status = (
+        f"{over.result_text()} — {over.reason}"
+        if over
+        else "chance"
+        if state.to_move == CHANCE
+        else f"player {state.to_move + 1} to move"
+    )
+    console.print(
+        Panel(state.text(), title=f"{state.game.title} · ply {state.ply}", subtitle=status, expand=False)
+    )
 
 
 @cli.command()
@@ -147,8 +182,10 @@ def replay(path, quiet):
         if not quiet:
             _show_board(state)
         result = state.outcome or record.result
-        console.print(f"{len(record.moves)} moves; result: "
-                      f"{result.result_text() + ' (' + result.reason + ')' if result else 'unfinished'}")
+        console.print(
+            f"{len(record.moves)} moves; result: "
+            f"{result.result_text() + ' (' + result.reason + ')' if result else 'unfinished'}"
+        )
         return
     ok = 0
     results: dict[str, int] = {}
@@ -219,8 +256,10 @@ def bench(game, options, seconds, seed):
             actions += 1
         games_done += 1
     elapsed = time.perf_counter() - start
-    console.print(f"{g.preset}: {actions} actions in {games_done} games, {elapsed:.2f} s: "
-                  f"{actions / elapsed:,.0f} actions/s, {games_done / elapsed:,.1f} games/s")
+    console.print(
+        f"{g.preset}: {actions} actions in {games_done} games, {elapsed:.2f} s: "
+        f"{actions / elapsed:,.0f} actions/s, {games_done / elapsed:,.1f} games/s"
+    )
 
 
 @cli.command()
@@ -239,9 +278,11 @@ def solve(game, rows, cols, options):
     start = time.perf_counter()
     winner, move = solve_blackpath(rows, cols, **opts)
     elapsed = time.perf_counter() - start
-    console.print(f"{rows}x{cols}: player {winner + 1} wins"
-                  + (f"; a winning first move: {move}" if move is not None else "")
-                  + f" ({elapsed:.1f} s)")
+    console.print(
+        f"{rows}x{cols}: player {winner + 1} wins"
+        + (f"; a winning first move: {move}" if move is not None else "")
+        + f" ({elapsed:.1f} s)"
+    )
 
 
 @cli.command()

@@ -13,8 +13,16 @@ from ..core.game import Game
 from .session import Session
 
 
-def run_match_session(game: Game, seats: list[Agent | None], seed: int | None, target: int,
-                      console: Console, read, show_board, save_path: str | None = None):
+def run_match_session(
+    game: Game,
+    seats: list[Agent | None],
+    seed: int | None,
+    target: int,
+    console: Console,
+    read,
+    show_board,
+    save_path: str | None = None,
+):
     if game.family != "pente":
         raise QipanError(f"scoring matches exist for Pente games, not for {game.title}")
     from ..games.pente.match import Match
@@ -27,8 +35,15 @@ def run_match_session(game: Game, seats: list[Agent | None], seed: int | None, t
         number += 1
         state = match.start_game()
         console.print(f"[bold]Game {number}[/bold]: player {match.next_starter + 1} starts")
-        session = Session(game, seats, None if seed is None else seed + number, read=read, write=console.print,
-                          show_board=show_board, state=state)
+        session = Session(
+            game,
+            seats,
+            None if seed is None else seed + number,
+            read=read,
+            write=console.print,
+            show_board=show_board,
+            state=state,
+        )
         session.run()
         if state.outcome is None and session.resigned is None:
             console.print("match abandoned")
@@ -39,8 +54,10 @@ def run_match_session(game: Game, seats: list[Agent | None], seed: int | None, t
             table.add_row(f"{p + 1} ({names[p]})", str(points[p]), str(match.scores[p]))
         console.print(table)
     if match.over:
-        console.print(f"[bold]Match won by player {' and '.join(str(p + 1) for p in match.winner)}[/bold] "
-                      f"({' - '.join(map(str, match.side_scores()))})")
+        console.print(
+            f"[bold]Match won by player {' and '.join(str(p + 1) for p in match.winner)}[/bold] "
+            f"({' - '.join(map(str, match.side_scores()))})"
+        )
     if save_path:
         Path(save_path).write_text(match.to_json(), encoding="utf-8")
         console.print(f"match saved to {save_path}")

@@ -7,7 +7,9 @@ from ..agents import load as load_agent
 from ..core.errors import OptionError
 
 
-def parse_player(text: str, default_time: float | None, seed: int | None, strongest: str = "mcts") -> Agent | None:
+def parse_player(
+    text: str, default_time: float | None, seed: int | None, strongest: str = "mcts"
+) -> Agent | None:
     """``human``, an agent name, or ``ai`` (the strongest agent for the game), with
     optional limits: ``mcts:time=2``, ``alphabeta:depth=5``."""
     name, _, args = text.strip().partition(":")
@@ -30,10 +32,13 @@ def parse_player(text: str, default_time: float | None, seed: int | None, strong
     return load_agent(name, **limits)
 
 
-def parse_players(text: str | None, count: int, default_time: float | None, seed: int | None,
-                  strongest: str = "mcts") -> list[Agent | None]:
+def parse_players(
+    text: str | None, count: int, default_time: float | None, seed: int | None, strongest: str = "mcts"
+) -> list[Agent | None]:
     names = [p for p in (text or "").split(",") if p.strip()] or ["human"] + ["ai"] * (count - 1)
     if len(names) != count:
         raise OptionError(f"--players names {len(names)} seats but the game has {count} players")
-    return [parse_player(n, default_time, None if seed is None else seed + i, strongest)
-            for i, n in enumerate(names)]
+    return [
+        parse_player(n, default_time, None if seed is None else seed + i, strongest)
+        for i, n in enumerate(names)
+    ]

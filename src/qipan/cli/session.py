@@ -22,10 +22,17 @@ HELP = """Type a move in the game's notation, or a command:
 
 
 class Session:
-    def __init__(self, game: Game, seats: list[Agent | None], seed: int | None,
-                 read: Callable[[str], str], write: Callable[[str], None],
-                 show_board: Callable[[State], None] | None = None, hint_time: float = 1.0,
-                 state: State | None = None):
+    def __init__(
+        self,
+        game: Game,
+        seats: list[Agent | None],
+        seed: int | None,
+        read: Callable[[str], str],
+        write: Callable[[str], None],
+        show_board: Callable[[State], None] | None = None,
+        hint_time: float = 1.0,
+        state: State | None = None,
+    ):
         self.game = game
         self.seats = seats
         self.state = state if state is not None else game.new(players=len(seats), seed=seed)

@@ -243,8 +243,13 @@ def _unescape(s: str) -> str:
 
 def _quote_move(move: str) -> str:
     # Moves with spaces, or that look like move numbers or results, are quoted.
-    if not move or any(c.isspace() for c in move) or move[0] in '"{' or _MOVE_NUMBER.fullmatch(move) \
-            or move in _RESULT_TOKENS:
+    if (
+        not move
+        or any(c.isspace() for c in move)
+        or move[0] in '"{'
+        or _MOVE_NUMBER.fullmatch(move)
+        or move in _RESULT_TOKENS
+    ):
         return '"' + escape_tag(move) + '"'
     return move
 
@@ -274,7 +279,7 @@ def _winners_from_text(text: str) -> tuple[int, ...]:
         return (0,)
     if text.startswith("winners "):
         try:
-            return tuple(int(x) - 1 for x in text[len("winners "):].split(","))
+            return tuple(int(x) - 1 for x in text[len("winners ") :].split(","))
         except ValueError:
             pass
     raise RecordError(f"unknown result {text!r}")
