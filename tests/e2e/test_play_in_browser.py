@@ -227,3 +227,15 @@ def test_screenshot_of_every_game(live_server, new_page, screenshots, game):
     if game in first_of_each_family():  # phone-sized pages: one game per family
         page.set_viewport_size(PHONE)
         page.screenshot(path=str(screenshots / f"{game}-phone.png"), full_page=True)
+
+
+def test_lobby_starts_on_the_requested_or_a_default_game(live_server, new_page):
+    page = new_page()
+    page.goto(live_server.base + "/")
+    page.wait_for_selector("#game-select option", state="attached")
+    assert page.eval_on_selector("#game-select", "e => e.value") == "nine-mens-morris"
+    page.goto(live_server.base + "/?game=pente")
+    page.wait_for_function("document.querySelector('#game-select').value === 'pente'")
+    page.select_option("#game-select", "trax")
+    page.goto(live_server.base + "/")  # the last choice is remembered
+    page.wait_for_function("document.querySelector('#game-select').value === 'trax'")

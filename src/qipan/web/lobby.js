@@ -156,7 +156,14 @@ async function main() {
   for (const g of registry.games) (byFamily[g.family] ||= []).push(g);
   $("game-select").replaceChildren(...Object.entries(byFamily).map(([family, games]) =>
     el("optgroup", { label: family }, games.map((g) => el("option", { value: g.id }, `${g.title}`)))));
-  $("game-select").addEventListener("change", renderForm);
+  // The game in ?game=ID, else the one chosen last time, else Nine Men's Morris.
+  const wanted = new URLSearchParams(location.search).get("game") || localStorage.getItem("qipan.lastGame");
+  const initial = [wanted, "nine-mens-morris"].find((id) => registry.games.some((g) => g.id === id));
+  if (initial) $("game-select").value = initial;
+  $("game-select").addEventListener("change", () => {
+    localStorage.setItem("qipan.lastGame", $("game-select").value);
+    renderForm();
+  });
   $("players-select").addEventListener("change", renderSeats);
   $("seats").addEventListener("change", updateVisibility);
   $("clock-mode").addEventListener("change", updateVisibility);
