@@ -8,7 +8,12 @@ the best opponent colour's. Killing an opponent's ends counts as much as growing
 For forced spaces it looks one step further: after its placement, the next opponent must
 fill every forced space they can; the agent assumes they fill them as well as they can
 for themselves and scores the position after those fills, so it leaves forced spaces that
-hurt the opponent and avoids ones that help them."""
+hurt the opponent and avoids ones that help them.
+
+With the time left it looks at the opponent's reply (hands are open): for its best free
+moves by that score it finds the next opponent's best placement from their hand (the one
+worst for us: lengthening their line or cutting ours) and ranks those moves again by a mix
+of the one-ply score and the score after that reply."""
 
 from __future__ import annotations
 
@@ -17,10 +22,16 @@ import time as _time
 from ...agents.base import Agent
 from ...core import CHANCE
 from .hexgrid import distance
+from .rules import FREE
 from .strategy import evaluate, order_moves
 
 #: Cells within this distance of a new tile are re-examined by the evaluation.
 NEAR = 3
+#: How many of the best free moves are checked against the opponent's reply.
+REPLY_CANDIDATES = 6
+#: Weight of the change the opponent's best reply makes (the rest is the one-ply score):
+#: the generic opponents do not always find it.
+REPLY_WEIGHT = 0.5
 
 
 class TantrixAgent(Agent):
@@ -42,7 +53,7 @@ class TantrixAgent(Agent):
         # Whether a cell can still grow changes only near the placed tile: reuse the rest.
         self._base_cache: dict = {}
         evaluate(work, player, self._base_cache)
-        best, best_value = None, float("-inf")
+        scored = []
         for i, move in enumerate(order_moves(state, moves)):
             if deadline is not None and i > 0 and _time.perf_counter() > deadline:
                 break
@@ -52,9 +63,51 @@ class TantrixAgent(Agent):
             value = self._score(work, player, move)
             work.undo()
             value += self.rng.random() * 1e-6  # break ties without a bias to the move order
+            scored.append((value, move))
+        scored.sort(key=lambda vm: vm[0], reverse=True)
+        if self.lookahead and state.step == FREE and len(scored) > 1:
+            return self._reply_search(work, player, scored, deadline)
+        return scored[0][1]
+
+    def _reply_search(self, work, player: int, scored, deadline):
+        """Re-rank the best free moves by the opponent's best reply from their open hand;
+        moves not fully examined in time keep out of the comparison."""
+        opponent = next_opponent(work, player)
+        if opponent is None:
+            return scored[0][1]
+        best, best_value = scored[0][1], float("-inf")
+        for value, move in scored[:REPLY_CANDIDATES]:
+            work.play_unchecked(move)
+            reply = self._opponent_reply(work, player, opponent, value, move.data[2], deadline)
+            work.undo()
+            if reply is None:  # out of time
+                break
+            value += REPLY_WEIGHT * reply
             if value > best_value:
                 best, best_value = move, value
         return best
+
+    def _opponent_reply(self, state, player: int, opponent: int, base: float, cell, deadline):
+        """How much the opponent's best placement (free or fill, from their hand, on the
+        board after our move) lowers our value; None if the deadline passed meanwhile."""
+        if state.outcome is not None:
+            return 0.0
+        replies = state.placements(opponent, forced=True) + state.placements(opponent, forced=False)
+        near_move = self._cache_after(cell)
+        hand = state.hands[opponent]
+        worst = base
+        for i, reply in enumerate(replies):
+            if deadline is not None and i % 4 == 0 and _time.perf_counter() > deadline:
+                return None
+            _, tile, at, rot, _ = reply.data
+            state._place(tile, at, rot)  # a look at the board only: undone at once
+            hand.remove(tile)
+            value = evaluate(state, player, {c: v for c, v in near_move.items() if distance(c, at) > NEAR})
+            hand.append(tile)
+            hand.sort()
+            state._unplace(at)
+            worst = min(worst, value)
+        return worst - base
 
     def _cache_after(self, cell) -> dict:
         return {c: v for c, v in self._base_cache.items() if distance(c, cell) > NEAR}
@@ -88,6 +141,16 @@ class TantrixAgent(Agent):
             state._unplace(at)
             worst = min(worst, value)
         return worst - base
+
+
+def next_opponent(state, player: int) -> int | None:
+    """The next seat after ``player`` with another colour and tiles in hand."""
+    n = state.num_players
+    for k in range(1, n):
+        seat = (player + k) % n
+        if state.colours[seat] != state.colours[player] and state.hands[seat]:
+            return seat
+    return None
 
 
 def solitaire_move(state, rng):
