@@ -13,7 +13,10 @@ hurt the opponent and avoids ones that help them.
 With the time left it looks at the opponent's reply (hands are open): for its best free
 moves by that score it finds the next opponent's best placement from their hand (the one
 worst for us: lengthening their line or cutting ours) and ranks those moves again by a mix
-of the one-ply score and the score after that reply."""
+of the one-ply score and the score after that reply.
+
+Once the last tile is drawn the game has no more chance and the agent searches it
+(``endgame.py``: alpha-beta, deeper as time allows, to the end of the game if it can)."""
 
 from __future__ import annotations
 
@@ -21,12 +24,15 @@ import time as _time
 
 from ...agents.base import Agent
 from ...core import CHANCE
+from .endgame import endgame_move
 from .hexgrid import distance
 from .rules import FREE
 from .strategy import evaluate, order_moves
 
 #: Cells within this distance of a new tile are re-examined by the evaluation.
 NEAR = 3
+#: Plies the endgame search looks ahead when it has no time limit.
+ENDGAME_DEPTH = 2
 #: How many of the best free moves are checked against the opponent's reply.
 REPLY_CANDIDATES = 6
 #: Weight of the change the opponent's best reply makes (the rest is the one-ply score):
@@ -49,6 +55,8 @@ class TantrixAgent(Agent):
             return solitaire_move(state, self.rng)
         player = state.to_move
         deadline = self.deadline()
+        if self.lookahead and state.endgame:
+            return endgame_move(state, player, deadline, self.depth or ENDGAME_DEPTH)
         work = state.copy()
         # Whether a cell can still grow changes only near the placed tile: reuse the rest.
         self._base_cache: dict = {}
