@@ -145,3 +145,70 @@ def test_evaluate_is_bounded_and_zero_sum_for_two_players():
     state = next(decisions(2, 9, min_board=20))
     a, b = evaluate(state, 0), evaluate(state, 1)
     assert -1 <= a <= 1 and abs(a + b) < 1e-9
+
+
+def test_opponent_reply_is_their_best_placement_from_the_open_hand():
+    agent = TantrixAgent(seed=4)
+    found = 0
+    for seed in range(10):
+        for state in decisions(2, seed, min_board=10):
+            if state.step != 2 or len(state.legal_moves()) < 3:
+                continue
+            player, opponent = state.to_move, 1 - state.to_move
+            agent._base_cache = {}
+            move = state.legal_moves()[0]
+            s = after(state, move)
+            base = evaluate(s, player)
+            replies = s.placements(opponent, forced=True) + s.placements(opponent, forced=False)
+            assert replies
+            expected = min([base] + [evaluate(after_reply(s, opponent, r), player) for r in replies]) - base
+            key = s.key()
+            got = agent._opponent_reply(s, player, opponent, base, move.data[2], None)
+            assert abs(got - expected) < 1e-9
+            assert s.key() == key  # the look-ahead leaves no trace
+            found += 1
+            break
+        if found >= 3:
+            return
+    assert found >= 3
+
+
+def after_reply(state, seat, reply):
+    s = after_fill(state, reply)
+    s.hands[seat].remove(reply.data[1])
+    return s
+
+
+def exact_value(state, player):
+    """Minimax of the final result (1 win, 0 draw, -1 loss) by brute force."""
+    if state.outcome is not None:
+        return 2 * state.outcome.reward(player) - 1
+    values = []
+    for move in state.legal_moves():
+        state.play(move)
+        values.append(exact_value(state, player))
+        state.undo()
+    return max(values) if state.to_move == player else min(values)
+
+
+def test_endgame_search_plays_the_exact_best_move_when_it_sees_the_end():
+    from qipan.games.tantrix.endgame import endgame_move
+
+    checked = 0
+    for seed in range(40):
+        for state in decisions(2, seed, min_board=0):
+            if not state.endgame or sum(len(h) for h in state.hands) > 2 or len(state.legal_moves()) < 2:
+                continue
+            player = state.to_move
+            values = {m: exact_value(after(state, m), player) for m in state.legal_moves()}
+            if len(set(values.values())) < 2:
+                break  # every move gives the same result: nothing to check
+            key = state.key()
+            move = endgame_move(state, player, None, max_depth=6)
+            assert values[move] == max(values.values()), state.position()
+            assert state.key() == key
+            checked += 1
+            break
+        if checked >= 3:
+            return
+    assert checked >= 3
