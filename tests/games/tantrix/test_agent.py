@@ -1,6 +1,7 @@
 """The tantrix agent: registered, legal for 2-4 players, greedy on its evaluation (own
 best track against the best opponent's), never feeds an opponent's line when it need not,
-and weighs the forced fills it leaves to the next player."""
+weighs the forced fills it leaves to the next player and the opponent's best reply from
+their open hand, and searches the endgame exactly."""
 
 import random
 
@@ -47,6 +48,21 @@ def test_plays_legal_moves_for_three_and_four_players():
             assert move in state.legal_moves()
             if i > 12:
                 break
+
+
+def test_endgame_search_plays_legal_moves_for_three_and_four_players():
+    agent = TantrixAgent(seed=5, time=0.05)
+    for players in (3, 4):
+        checked = 0
+        for state in decisions(players, players + 10):
+            if state.endgame and len(state.legal_moves()) > 1:
+                key = state.key()
+                assert agent.choose(state) in state.legal_moves()
+                assert state.key() == key
+                checked += 1
+                if checked == 3:
+                    break
+        assert checked == 3
 
 
 def test_greedy_choice_is_the_best_evaluated_move():
