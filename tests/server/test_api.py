@@ -77,7 +77,7 @@ def test_bad_moves_are_rejected_and_change_nothing(client, body, status, words):
 
 
 def create_token_for(client, gid, seat):
-    return client.app.state.manager.get(gid).seats[seat]["token"]
+    return client.portal.call(client.app.state.manager.get, gid).seats[seat]["token"]
 
 
 def test_wrong_turn_wrong_token_and_no_token(client):
@@ -362,7 +362,7 @@ def test_finished_games_leave_memory_and_come_back(client, monkeypatch):
     new, _ = two_humans(client)
     assert old in mgr.sessions and new in mgr.sessions  # created games are cached directly
     mgr.sessions.pop(new)
-    mgr.get(new)  # loading one more evicts the finished game nobody watches
+    client.portal.call(mgr.get, new)  # loading one more evicts the finished game nobody watches
     assert old not in mgr.sessions
     s = state(client, old)  # and it comes back from storage when asked for
     assert s["status"] == "over" and "resigned" in s["result"]["reason"]
