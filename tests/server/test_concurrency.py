@@ -198,3 +198,25 @@ def test_readers_never_see_a_move_before_it_is_stored(db_url):
         assert [m.text for m in manager.storage.get_game(gid).moves] == ["a1"]
 
     run(db_url, scenario)
+
+
+def test_a_failed_join_write_leaves_the_seat_free(db_url, monkeypatch):
+    async def scenario(manager):
+        session, tickets = await manager.create(
+            {"game": "toy-ttt", "seats": [{"kind": "human", "join": True}, {"kind": "human"}]}
+        )
+
+        def fail(*_args, **_kwargs):
+            raise Broken("connection lost")
+
+        monkeypatch.setattr(manager.storage, "update_game", fail)
+        with pytest.raises(ApiError) as err:
+            await manager.join(session.id, None, None, "Bob")
+        assert err.value.status == 503
+        assert session.status == "open" and not session.seats[1]["joined"] and not session.seats[1]["name"]
+        monkeypatch.undo()
+        assert (await manager.join(session.id, None, None, "Bob"))["seat"] == 1
+        stored = manager.storage.get_game(session.id)
+        assert stored.status == "active" and stored.seats[1]["name"] == "Bob"
+
+    run(db_url, scenario)

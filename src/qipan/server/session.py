@@ -3,12 +3,11 @@ and how it is described to clients. No I/O here: the manager persists and broadc
 
 from __future__ import annotations
 
-import copy
 import hmac
 import random
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC
 from typing import Any
 
@@ -198,16 +197,20 @@ class Session:
 
     def snapshot(self) -> Snapshot:
         """What a change may alter, so a change whose storage write failed can be undone."""
+        # Shallow where a change replaces rather than edits (results, seat limits, moves).
         return Snapshot(
             history=list(self.state.history),
             spent=list(self.spent),
-            stored=copy.deepcopy(
-                (self.stored.status, self.stored.seats, self.stored.clock, self.stored.result)
+            stored=(
+                self.stored.status,
+                [dict(seat) for seat in self.stored.seats],
+                self.stored.clock,
+                self.stored.result,
             ),
             moves=list(self.stored.moves),
-            clock=copy.deepcopy(self.clock),
+            clock=replace(self.clock, remaining=list(self.clock.remaining)) if self.clock else None,
             result=self.result,
-            offers=copy.deepcopy(self.offers),
+            offers={key: set(v) if isinstance(v, set) else v for key, v in self.offers.items()},
             epoch=self.epoch,
             turn_started=self.turn_started,
         )
