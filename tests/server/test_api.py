@@ -366,3 +366,26 @@ def test_finished_games_leave_memory_and_come_back(client, monkeypatch):
     assert old not in mgr.sessions
     s = state(client, old)  # and it comes back from storage when asked for
     assert s["status"] == "over" and "resigned" in s["result"]["reason"]
+
+
+def test_a_failed_write_is_a_503_and_changes_nothing(client, monkeypatch):
+    gid, (ann, bob) = two_humans(client)
+    client.post(f"/api/games/{gid}/move", json={"move": "a1", "ply": 0}, headers=bearer(ann))
+    before = state(client, gid)
+    storage = client.app.state.manager.storage
+
+    def fail(*_args, **_kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(storage, "append_moves", fail)
+    monkeypatch.setattr(storage, "update_game", fail)
+    r = client.post(f"/api/games/{gid}/move", json={"move": "b2", "ply": 1}, headers=bearer(bob))
+    assert r.status_code == 503 and "nothing was changed" in r.json()["error"]
+    assert client.post(f"/api/games/{gid}/resign", headers=bearer(bob)).status_code == 503
+    after = state(client, gid)
+    assert {k: v for k, v in after.items() if k != "clock"} == {
+        k: v for k, v in before.items() if k != "clock"
+    }
+    monkeypatch.undo()
+    r = client.post(f"/api/games/{gid}/move", json={"move": "b2", "ply": 1}, headers=bearer(bob))
+    assert r.status_code == 200 and [m.text for m in storage.get_game(gid).moves] == ["a1", "b2"]
