@@ -23,7 +23,9 @@ async def run(args) -> None:
     manager = Manager(storage)
     rng = random.Random(args.seed)
     two = {"kind": "human", "join": True}
-    games = [manager.create({"game": args.game, "seats": [two, two], "seed": i}) for i in range(args.games)]
+    games = [
+        await manager.create({"game": args.game, "seats": [two, two], "seed": i}) for i in range(args.games)
+    ]
     cost = {"play + store": 0.0, "describe": 0.0, "json": 0.0}
     moves = 0
     for _ in range(args.moves):
@@ -33,7 +35,7 @@ async def run(args) -> None:
             token = next(t["token"] for t in tickets if t["seat"] == session.state.to_move)
             move = rng.choice(session.state.legal_moves()).text
             t0 = time.process_time()
-            manager.move(session.id, token, move, session.state.ply)
+            await manager.move(session.id, token, move, session.state.ply)
             t1 = time.process_time()
             described = session.describe()
             t2 = time.process_time()

@@ -77,7 +77,7 @@ def test_bad_moves_are_rejected_and_change_nothing(client, body, status, words):
 
 
 def create_token_for(client, gid, seat):
-    return client.app.state.manager.get(gid).seats[seat]["token"]
+    return client.portal.call(client.app.state.manager.get, gid).seats[seat]["token"]
 
 
 def test_wrong_turn_wrong_token_and_no_token(client):
@@ -362,7 +362,30 @@ def test_finished_games_leave_memory_and_come_back(client, monkeypatch):
     new, _ = two_humans(client)
     assert old in mgr.sessions and new in mgr.sessions  # created games are cached directly
     mgr.sessions.pop(new)
-    mgr.get(new)  # loading one more evicts the finished game nobody watches
+    client.portal.call(mgr.get, new)  # loading one more evicts the finished game nobody watches
     assert old not in mgr.sessions
     s = state(client, old)  # and it comes back from storage when asked for
     assert s["status"] == "over" and "resigned" in s["result"]["reason"]
+
+
+def test_a_failed_write_is_a_503_and_changes_nothing(client, monkeypatch):
+    gid, (ann, bob) = two_humans(client)
+    client.post(f"/api/games/{gid}/move", json={"move": "a1", "ply": 0}, headers=bearer(ann))
+    before = state(client, gid)
+    storage = client.app.state.manager.storage
+
+    def fail(*_args, **_kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(storage, "append_moves", fail)
+    monkeypatch.setattr(storage, "update_game", fail)
+    r = client.post(f"/api/games/{gid}/move", json={"move": "b2", "ply": 1}, headers=bearer(bob))
+    assert r.status_code == 503 and "nothing was changed" in r.json()["error"]
+    assert client.post(f"/api/games/{gid}/resign", headers=bearer(bob)).status_code == 503
+    after = state(client, gid)
+    assert {k: v for k, v in after.items() if k != "clock"} == {
+        k: v for k, v in before.items() if k != "clock"
+    }
+    monkeypatch.undo()
+    r = client.post(f"/api/games/{gid}/move", json={"move": "b2", "ply": 1}, headers=bearer(bob))
+    assert r.status_code == 200 and [m.text for m in storage.get_game(gid).moves] == ["a1", "b2"]

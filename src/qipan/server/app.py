@@ -69,7 +69,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
     @app.post("/api/games", status_code=201)
     async def create_game(request: Request) -> dict:
         data = await _body(request)
-        session, tickets = manager(request).create(data)
+        session, tickets = await manager(request).create(data)
         for t in tickets:
             t["invite"] = f"/g/{session.id}#seat={t['seat']}&token={t['token']}"
         return {"id": session.id, "seats": tickets, "state": session.describe()}
@@ -82,42 +82,42 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
             raise ApiError(400, "status must be open, active or over")
         limit = max(1, min(limit, 200))
         id_list = [i for i in ids.split(",") if i] if ids else None
-        return {"games": manager(request).list(status, limit, id_list)}
+        return {"games": await manager(request).list(status, limit, id_list)}
 
     @app.get("/api/games/{game_id}")
     async def get_game(request: Request, game_id: str) -> dict:
-        session = manager(request).get(game_id)
+        session = await manager(request).get(game_id)
         seat = session.seat_of(_token(request))
         return {**session.describe(seat, with_text=True), "you": seat}
 
     @app.post("/api/games/{game_id}/join")
     async def join(request: Request, game_id: str) -> dict:
         data = await _body(request, allow_empty=True)
-        return manager(request).join(game_id, _token(request), data.get("seat"), data.get("name"))
+        return await manager(request).join(game_id, _token(request), data.get("seat"), data.get("name"))
 
     @app.post("/api/games/{game_id}/move")
     async def move(request: Request, game_id: str) -> dict:
         data = await _body(request)
-        session = manager(request).move(game_id, _token(request), data.get("move"), data.get("ply"))
+        session = await manager(request).move(game_id, _token(request), data.get("move"), data.get("ply"))
         return session.describe(session.seat_of(_token(request)))
 
     @app.post("/api/games/{game_id}/resign")
     async def resign(request: Request, game_id: str) -> dict:
-        return manager(request).resign(game_id, _token(request)).describe()
+        return (await manager(request).resign(game_id, _token(request))).describe()
 
     @app.post("/api/games/{game_id}/draw")
     async def draw(request: Request, game_id: str) -> dict:
         data = await _body(request, allow_empty=True)
-        return manager(request).draw(game_id, _token(request), data.get("action", "offer")).describe()
+        return (await manager(request).draw(game_id, _token(request), data.get("action", "offer"))).describe()
 
     @app.post("/api/games/{game_id}/undo")
     async def undo(request: Request, game_id: str) -> dict:
         data = await _body(request, allow_empty=True)
-        return manager(request).undo(game_id, _token(request), data.get("action", "offer")).describe()
+        return (await manager(request).undo(game_id, _token(request), data.get("action", "offer"))).describe()
 
     @app.get("/api/games/{game_id}/record")
     async def record(request: Request, game_id: str, format: str = "json") -> Response:
-        session = manager(request).get(game_id)
+        session = await manager(request).get(game_id)
         rec = session.record()
         if format == "json":
             body, media, suffix = rec.to_json() + "\n", "application/json", "json"
@@ -133,7 +133,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
     @app.get("/api/games/{game_id}/position")
     async def position(request: Request, game_id: str, ply: int) -> dict:
         """The board after the first ``ply`` moves, for the replay viewer."""
-        session = manager(request).get(game_id)
+        session = await manager(request).get(game_id)
         if not 0 <= ply <= session.state.ply:
             raise ApiError(400, f"ply must be between 0 and {session.state.ply}")
         if session.status != "over" and hides_information(session.state):
@@ -155,17 +155,17 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         await ws.accept()
         token = ws.query_params.get("token")
         try:
-            session = mgr.get(game_id)
+            session = await mgr.get(game_id)
             seat = session.seat_of(token)
         except ApiError as exc:
             await ws.send_text(json.dumps({"type": "error", "status": exc.status, "error": exc.message}))
             await ws.close(code=4000 + exc.status)
             return
         conn = Connection(ws.send_text, seat)
-        mgr.subscribe(game_id, conn)
+        first = mgr.subscribe(session, conn)
         try:
             await ws.send_text(json.dumps({"type": "hello", "seat": seat}))
-            await ws.send_text(json.dumps(session.describe(seat), ensure_ascii=False))
+            await ws.send_text(first)
             if seat is not None:
                 mgr._spawn(mgr.broadcast(session))  # others see this seat come online
             while True:
@@ -175,7 +175,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
                 raw = message.get("text")
                 if raw is None:  # a binary frame: read it as UTF-8 JSON too
                     raw = (message.get("bytes") or b"").decode("utf-8", "replace")
-                reply = _ws_action(mgr, game_id, token, raw)
+                reply = await _ws_action(mgr, game_id, token, raw)
                 if reply is not None:
                     await ws.send_text(json.dumps(reply))
         except WebSocketDisconnect:
@@ -213,7 +213,7 @@ def _load_games() -> None:
         log.exception("a game package failed to import; the other games are served")
 
 
-def _ws_action(mgr: Manager, game_id: str, token: str | None, raw: str) -> dict | None:
+async def _ws_action(mgr: Manager, game_id: str, token: str | None, raw: str) -> dict | None:
     """Run one client message; returns an error or acknowledgement for the sender."""
     request_id = None
     try:
@@ -230,13 +230,13 @@ def _ws_action(mgr: Manager, game_id: str, token: str | None, raw: str) -> dict 
         if not token and kind in ("move", "resign", "draw", "undo"):
             raise ApiError(401, "spectators cannot act: connect with a seat's token")
         if kind == "move":
-            mgr.move(game_id, token, data.get("move"), data.get("ply"))
+            await mgr.move(game_id, token, data.get("move"), data.get("ply"))
         elif kind == "resign":
-            mgr.resign(game_id, token)
+            await mgr.resign(game_id, token)
         elif kind == "draw":
-            mgr.draw(game_id, token, data.get("action", "offer"))
+            await mgr.draw(game_id, token, data.get("action", "offer"))
         elif kind == "undo":
-            mgr.undo(game_id, token, data.get("action", "offer"))
+            await mgr.undo(game_id, token, data.get("action", "offer"))
         else:
             raise ApiError(400, "type must be move, resign, draw, undo or ping")
         # The new state reaches everyone anyway; an acknowledgement only when asked (an id).

@@ -1,11 +1,18 @@
 """The game manager: creates, loads and changes live games, persists every change,
 runs bots off the event loop, enforces clocks and real-time ticks, and tells every
-connected client. All state changes happen on the event loop thread, between awaits,
-so a game never sees two changes at once."""
+connected client.
+
+Game state changes on the event loop thread only. Storage calls run in a small thread
+pool (``db_workers``) so one game's database round trips do not stall the others. Each
+game has an ``asyncio.Lock`` held across validate -> change -> store -> tell: a second
+change of the same game waits for the first, and readers wait for a change in progress,
+so nobody sees a change before it is stored. A failed write rolls the game back."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import json
 import logging
 import random
@@ -18,7 +25,7 @@ from ..core import CHANCE, OptionError, Outcome, QipanError, load, spec
 from .clock import Clock, ClockError
 from .errors import ApiError
 from .session import Session, bot_limits, hides_information, new_game_id, new_token
-from .storage import StaleMove, Storage, StoredGame, StoredMove
+from .storage import StaleMove, Storage, StoredGame
 
 log = logging.getLogger("qipan.server")
 
@@ -35,28 +42,31 @@ class Connection:
 
 
 class Manager:
-    def __init__(self, storage: Storage, bot_workers: int = 2):
+    def __init__(self, storage: Storage, bot_workers: int = 2, db_workers: int | None = None):
         self.storage = storage
         self.sessions: dict[str, Session] = {}
         self.listeners: dict[str, set[Connection]] = {}
         self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
         self.pool = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="qipan-bot")
+        self.db = ThreadPoolExecutor(max_workers=db_workers or storage.workers, thread_name_prefix="qipan-db")
         self.tasks: set[asyncio.Task] = set()
 
     # -- lifecycle ---------------------------------------------------------------------
     async def start(self) -> None:
         """Resume every unfinished game: replay it, restart its clock, wake its bots."""
         now = time.time()
-        for game_id in self.storage.unfinished_ids():
+        for game_id in await self._db(self.storage.unfinished_ids):
             try:
-                session = self.get(game_id)
+                session = await self._load(game_id)
             except Exception:  # a game whose rules changed must not stop the server
                 log.exception("cannot resume game %s", game_id)
                 continue
             if session.clock and session.clock.running is not None:
                 # Time does not run while the server is down.
                 session.clock.since = now
-            self._after_change(session)
+            async with self._changing(session):
+                await self._commit(session)
 
     async def stop(self) -> None:
         for handle in self.timers.values():
@@ -64,12 +74,62 @@ class Manager:
         for task in list(self.tasks):
             task.cancel()
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.db.shutdown(wait=True)  # writes under way finish
+
+    # -- storage and locks -------------------------------------------------------------
+    async def _db(self, call, *args, **kwargs):
+        """Run a storage call in the database threads. StaleMove passes through; any other
+        failure becomes a 503 (the caller's change is then rolled back)."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.db, functools.partial(call, *args, **kwargs))
+        except StaleMove:
+            raise
+        except Exception as exc:
+            log.exception("storage call %s failed", getattr(call, "__name__", call))
+            raise ApiError(
+                503, f"the game store failed ({type(exc).__name__}); nothing was changed, try again"
+            ) from exc
+
+    def _lock(self, game_id: str) -> asyncio.Lock:
+        lock = self.locks.get(game_id)
+        if lock is None:
+            lock = self.locks[game_id] = asyncio.Lock()
+        return lock
+
+    @contextlib.asynccontextmanager
+    async def _changing(self, session: Session):
+        """Hold the game's lock for one change; any error rolls the game back."""
+        async with self._lock(session.id):
+            snap = session.snapshot()
+            try:
+                yield
+            except BaseException:
+                session.roll_back(snap)
+                raise
+
+    async def _settled(self, game_id: str) -> None:
+        """Wait until a change of this game that is being stored is done (or undone). The
+        caller then reads the game before its next await, so it sees a stored state."""
+        lock = self.locks.get(game_id)
+        if lock is not None and lock.locked():
+            async with lock:
+                pass
 
     # -- look-up -----------------------------------------------------------------------
-    def get(self, game_id: str) -> Session:
+    async def get(self, game_id: str) -> Session:
+        """The live game, as stored: read it before the next await."""
+        session = await self._load(game_id)
+        await self._settled(game_id)
+        return session
+
+    async def _load(self, game_id: str) -> Session:
         session = self.sessions.get(game_id)
         if session is None:
-            stored = self.storage.get_game(game_id)
+            stored = await self._db(self.storage.get_game, game_id)
+            session = self.sessions.get(game_id)  # loaded by another request meanwhile?
+            if session is not None:
+                return session
             if stored is None:
                 raise ApiError(404, f"there is no game {game_id!r}")
             try:
@@ -87,26 +147,30 @@ class Manager:
         if excess <= 0:
             return
         for game_id in [
-            g for g, s in self.sessions.items() if s.status == "over" and not self.listeners.get(g)
+            g
+            for g, s in self.sessions.items()
+            if s.status == "over" and not self.listeners.get(g) and not self._lock(g).locked()
         ]:
             del self.sessions[game_id]
+            self.locks.pop(game_id, None)
             excess -= 1
             if excess <= 0:
                 break
 
-    def list(self, status: str | None, limit: int, ids: list[str] | None = None) -> list[dict]:
+    async def list(self, status: str | None, limit: int, ids: list[str] | None = None) -> list[dict]:
         if ids is None:
-            ids = [g.id for g in self.storage.list_games(status=status, limit=limit, public_only=True)]
+            games = await self._db(self.storage.list_games, status=status, limit=limit, public_only=True)
+            ids = [g.id for g in games]
         out = []
         for game_id in ids[:limit]:
             try:
-                out.append(self.get(game_id).summary())
+                out.append((await self.get(game_id)).summary())
             except ApiError:  # unknown, or a game that no longer replays: leave it out
                 continue
         return out
 
     # -- create and join ---------------------------------------------------------------
-    def create(self, data: dict) -> tuple[Session, list[dict]]:
+    async def create(self, data: dict) -> tuple[Session, list[dict]]:
         name = data.get("game")
         if not isinstance(name, str) or not name:
             raise ApiError(400, 'say which game to play: {"game": "<id>"}')
@@ -173,11 +237,14 @@ class Manager:
                     f"{game.title} cannot be played in real time: a player cannot pass "
                     f"with {session.idle_move!r} ({exc})",
                 ) from exc
-        self.storage.create_game(stored)
-        if opening:
-            self._persist(session, 0, opening)
+        now = time.time()
+        self._settle(session, now)
+        stored.clock, stored.result = _clock(session), _result(session)
+        stored.moves = opening
+        await self._db(self.storage.create_game, stored)
+        session.epoch += 1
         self.sessions[stored.id] = session
-        self._after_change(session, persist=True)
+        self._notify(session, now)
         tickets = [
             {"seat": i, "token": s["token"], "joined": s["joined"]}
             for i, s in enumerate(seats)
@@ -221,9 +288,13 @@ class Manager:
                 raise ApiError(400, f"seat {i + 1}: kind must be 'human' or 'bot', not {kind!r}")
         return seats
 
-    def join(self, game_id: str, token: str | None, seat: Any, name: Any) -> dict:
-        session = self.get(game_id)
+    async def join(self, game_id: str, token: str | None, seat: Any, name: Any) -> dict:
+        session = await self._load(game_id)
         name = _name(name)
+        async with self._changing(session):
+            return await self._join(session, token, seat, name)
+
+    async def _join(self, session: Session, token: str | None, seat: Any, name: str | None) -> dict:
         if token:
             index = session.require_seat(token)
         else:
@@ -252,50 +323,75 @@ class Manager:
         if session.status == "open" and all(s["joined"] for s in session.seats):
             session.stored.status = "active"
             session.turn_started = time.time()
-        self._after_change(session, persist=True)
+        await self._commit(session, persist=True)
         return {"seat": index, "token": entry["token"]}
 
     # -- actions -----------------------------------------------------------------------
-    def move(self, game_id: str, token: str | None, text: Any, ply: Any) -> Session:
-        session = self.get(game_id)
-        seat = session.require_seat(token)
+    async def move(self, game_id: str, token: str | None, text: Any, ply: Any) -> Session:
+        session = await self._load(game_id)
         if not isinstance(text, str) or not text.strip():
             raise ApiError(400, 'send the move as notation text: {"move": "d2", "ply": 0}')
         if ply is not None and (isinstance(ply, bool) or not isinstance(ply, int)):
             raise ApiError(400, "ply must be a whole number (the number of moves played so far)")
-        session.require_active()
-        if self._check_time(session):
-            raise ApiError(409, f"the game is over ({session.result.reason})")
-        if ply is not None and ply != session.state.ply:
-            raise ApiError(
-                409, f"stale move: it was sent for ply {ply} but the game is at ply {session.state.ply}"
-            )
-        if session.state.to_move != seat:
-            raise ApiError(403, f"it is not your turn: {session.name(session.state.to_move)} is to move")
-        self._play(session, seat, text)
-        return session
+        async with self._changing(session):
+            # Checked under the lock: a second move for the same ply waits here and then
+            # finds the game one ply further.
+            seat = session.require_seat(token)
+            session.require_active()
+            if not await self._check_time(session):
+                if ply is not None and ply != session.state.ply:
+                    raise ApiError(
+                        409,
+                        f"stale move: it was sent for ply {ply} but the game is at ply {session.state.ply}",
+                    )
+                if session.state.to_move != seat:
+                    raise ApiError(
+                        403, f"it is not your turn: {session.name(session.state.to_move)} is to move"
+                    )
+                await self._play(session, seat, text)
+                return session
+        raise ApiError(409, f"the game is over ({session.result.reason})")
 
-    def _play(self, session: Session, seat: int, text: str) -> None:
+    async def _play(self, session: Session, seat: int, text: str) -> None:
+        """Play, store, then tell. The caller holds the game's lock (``_changing``), which
+        rolls the move back if storing it fails."""
         first = session.state.ply
         played = session.play(seat, text, time.time())
-        try:
-            self._persist(session, first, played)
-        except StaleMove as exc:
-            session.take_back(len(played))
-            raise ApiError(409, f"stale move: {exc}") from exc
         session.offers = {"draw": set(), "undo": set(), "undo_to": None}
-        self._after_change(session)
+        now = time.time()
+        self._settle(session, now)  # result and the next seat's clock go in the same write
+        try:
+            await self._db(
+                self.storage.append_moves,
+                session.id,
+                first,
+                played,
+                session.status,
+                _result(session),
+                _clock(session),
+            )
+        except StaleMove as exc:
+            raise ApiError(409, f"stale move: {exc}") from exc
+        session.stored.moves.extend(played)
+        session.epoch += 1
+        self._notify(session, now)
 
-    def resign(self, game_id: str, token: str | None) -> Session:
-        session = self.get(game_id)
-        seat = session.require_seat(token)
-        session.require_active()
-        session.finish(session.others_win(seat, f"{session.name(seat)} resigned"))
-        self._after_change(session, persist=True)
+    async def resign(self, game_id: str, token: str | None) -> Session:
+        session = await self._load(game_id)
+        async with self._changing(session):
+            seat = session.require_seat(token)
+            session.require_active()
+            session.finish(session.others_win(seat, f"{session.name(seat)} resigned"))
+            await self._commit(session, persist=True)
         return session
 
-    def draw(self, game_id: str, token: str | None, action: Any) -> Session:
-        session = self.get(game_id)
+    async def draw(self, game_id: str, token: str | None, action: Any) -> Session:
+        session = await self._load(game_id)
+        async with self._changing(session):
+            await self._draw(session, token, action)
+        return session
+
+    async def _draw(self, session: Session, token: str | None, action: Any) -> None:
         seat = session.require_seat(token)
         session.require_active()
         offers = session.offers["draw"]
@@ -311,13 +407,17 @@ class Manager:
             offers.clear()
         else:
             raise ApiError(400, "action must be 'offer', 'accept' or 'decline'")
-        self._after_change(session, persist=True)
-        return session
+        await self._commit(session, persist=True)
 
-    def undo(self, game_id: str, token: str | None, action: Any) -> Session:
+    async def undo(self, game_id: str, token: str | None, action: Any) -> Session:
         """Take back moves by agreement: to just before the asking seat's last move.
         Bots always agree."""
-        session = self.get(game_id)
+        session = await self._load(game_id)
+        async with self._changing(session):
+            await self._undo(session, token, action)
+        return session
+
+    async def _undo(self, session: Session, token: str | None, action: Any) -> None:
         seat = session.require_seat(token)
         session.require_active()
         offers = session.offers
@@ -337,62 +437,75 @@ class Manager:
                 session.stored.moves = session.stored.moves[:keep]
                 session.offers = {"draw": set(), "undo": set(), "undo_to": None}
                 session.epoch += 1
-                session.turn_started = time.time()
-                self.storage.truncate_moves(session.id, keep, clock=_clock(session))
+                session.turn_started = now = time.time()
+                self._settle(session, now)
+                await self._db(
+                    self.storage.truncate_moves,
+                    session.id,
+                    keep,
+                    status=session.status,
+                    seats=session.seats,
+                    result=_result(session),
+                    clock=_clock(session),
+                )
+                self._notify(session, now)
+                return
         else:
             raise ApiError(400, "action must be 'offer', 'accept' or 'decline'")
-        self._after_change(session, persist=True)
-        return session
+        await self._commit(session, persist=True)
 
     # -- after every change ------------------------------------------------------------
-    def _persist(self, session: Session, first: int, played: list[StoredMove]) -> None:
+    def _settle(self, session: Session, now: float) -> bool:
+        """Finish a game the rules ended and run the clock of the seat to move. True if
+        that changed something to store."""
+        changed = False
         if session.state.outcome is not None and session.result is None:
             session.finish(session.state.outcome)
-        self.storage.append_moves(
-            session.id, first, played, session.status, _result(session), _clock(session)
-        )
-        session.stored.moves.extend(played)
-        session.epoch += 1
-
-    def _after_change(self, session: Session, persist: bool = False) -> None:
-        """Restart the clock, schedule bots and timers, save and tell the listeners."""
-        now = time.time()
-        if session.state.outcome is not None and session.result is None:
-            session.finish(session.state.outcome)
-            persist = True
+            changed = True
         if session.clock:
             to_move = session.state.to_move
             if session.status == "active" and to_move is not None and to_move != CHANCE:
                 if session.clock.running != to_move:
                     session.clock.start(to_move, now)
-                    persist = True
+                    changed = True
             elif session.clock.running is not None:
                 session.clock.start(None, now)
-                persist = True
-        if persist:
-            self.storage.update_game(
+                changed = True
+        return changed
+
+    async def _commit(self, session: Session, persist: bool = False) -> None:
+        """Settle, store the game row if anything changed, then tell everyone. The caller
+        holds the game's lock (``_changing``)."""
+        now = time.time()
+        if self._settle(session, now) or persist:
+            await self._db(
+                self.storage.update_game,
                 session.id,
                 status=session.status,
                 seats=session.seats,
                 result=_result(session),
                 clock=_clock(session),
             )
+        self._notify(session, now)
+
+    def _notify(self, session: Session, now: float) -> None:
+        """After a stored change: schedule timers and bots, tell the listeners."""
         self._schedule_timer(session, now)
         self._schedule_bot(session)
         self._spawn(self.broadcast(session))
 
-    def _check_time(self, session: Session) -> bool:
-        """End the game if the seat to move has run out of time."""
+    async def _check_time(self, session: Session) -> bool:
+        """End the game if the seat to move has run out of time (under the game's lock)."""
         if session.status != "active" or session.clock is None:
             return False
         seat = session.clock.flagged(time.time())
         if seat is None:
             return False
         session.finish(session.others_win(seat, f"{session.name(seat)} ran out of time"))
-        self._after_change(session, persist=True)
+        await self._commit(session, persist=True)
         return True
 
-    def _schedule_timer(self, session: Session, now: float) -> None:
+    def _schedule_timer(self, session: Session, now: float, at_least: float = 0.0) -> None:
         """One timer per game: at the clock's deadline, or at the next real-time tick."""
         old = self.timers.pop(session.id, None)
         if old:
@@ -408,26 +521,32 @@ class Manager:
             deadlines.append(now + tick)
         if not deadlines:
             return
-        delay = max(0.0, min(deadlines) - now)
+        delay = max(at_least, min(deadlines) - now)
         loop = asyncio.get_running_loop()
         epoch = session.epoch
         self.timers[session.id] = loop.call_later(delay + 0.001, self._on_timer, session, epoch)
 
     def _on_timer(self, session: Session, epoch: int) -> None:
         self.timers.pop(session.id, None)
-        if self._check_time(session) or session.epoch != epoch or session.status != "active":
-            return
-        tick = session.realtime_tick
-        seat = session.state.to_move
-        if tick and seat is not None and seat >= 0:
-            # The seat let a tick pass: the server plays its idle move for it.
-            idle = session.idle_move
-            try:
-                self._play(session, seat, idle)
-                return
-            except ApiError as exc:
-                log.warning("game %s: cannot play the idle move %r: %s", session.id, idle, exc.message)
-        self._schedule_timer(session, time.time())
+        self._spawn(self._timer_fired(session, epoch))
+
+    async def _timer_fired(self, session: Session, epoch: int) -> None:
+        retry = 0.0
+        try:
+            async with self._changing(session):
+                if await self._check_time(session) or session.epoch != epoch or session.status != "active":
+                    return
+                tick = session.realtime_tick
+                seat = session.state.to_move
+                if tick and seat is not None and seat >= 0:
+                    # The seat let a tick pass: the server plays its idle move for it.
+                    await self._play(session, seat, session.idle_move)
+                    return
+        except ApiError as exc:
+            log.warning("game %s: timer: %s", session.id, exc.message)
+            retry = 1.0  # e.g. the store is down: try again in a second, not at once
+        if session.id not in self.timers:
+            self._schedule_timer(session, time.time(), at_least=retry)
 
     def _schedule_bot(self, session: Session) -> None:
         seat = session.state.to_move
@@ -452,23 +571,27 @@ class Manager:
             text = random.Random(epoch).choice(session.state.legal_moves()).text
         finally:
             session.bot_thinking = False
-        if session.epoch != epoch or session.status != "active" or session.state.to_move != seat:
-            self._schedule_bot(session)  # the position changed meanwhile (undo, resignation)
-            return
-        if self._check_time(session):
-            return
         try:
-            self._play(session, seat, text)
+            async with self._changing(session):
+                if session.epoch != epoch or session.status != "active" or session.state.to_move != seat:
+                    self._schedule_bot(session)  # the position changed meanwhile (undo, resignation)
+                    return
+                if await self._check_time(session):
+                    return
+                await self._play(session, seat, text)
         except ApiError as exc:
             log.error("game %s: the bot's move %r was rejected: %s", session.id, text, exc.message)
+            if exc.status >= 500:  # not stored: think again in a second
+                asyncio.get_running_loop().call_later(1.0, self._schedule_bot, session)
 
     # -- listeners ---------------------------------------------------------------------
-    def subscribe(self, game_id: str, conn: Connection) -> Session:
-        session = self.get(game_id)
-        self.listeners.setdefault(game_id, set()).add(conn)
+    def subscribe(self, session: Session, conn: Connection) -> str:
+        """Add a listener; returns the state to send it first. Call it right after
+        ``get`` (no await between), so that state is a stored one."""
+        self.listeners.setdefault(session.id, set()).add(conn)
         if conn.seat is not None:
             session.online[conn.seat] = session.online.get(conn.seat, 0) + 1
-        return session
+        return json.dumps(session.describe(conn.seat), ensure_ascii=False)
 
     def unsubscribe(self, game_id: str, conn: Connection) -> None:
         self.listeners.get(game_id, set()).discard(conn)
@@ -481,6 +604,9 @@ class Manager:
         conns = list(self.listeners.get(session.id, ()))
         if not conns:
             return
+        await self._settled(session.id)
+        # Every text is made before the first send (an await), from one stored state.
+        conns = list(self.listeners.get(session.id, ()))
         now = time.time()
         hidden = hides_information(session.state)
         texts: dict[int | None, str] = {}
@@ -488,6 +614,8 @@ class Manager:
             viewer = conn.seat if hidden else None
             if viewer not in texts:
                 texts[viewer] = json.dumps(session.describe(viewer, now), ensure_ascii=False)
+        for conn in conns:
+            viewer = conn.seat if hidden else None
             try:
                 await conn.send(texts[viewer])
             except Exception:  # a closed socket; its handler unsubscribes it

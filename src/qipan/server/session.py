@@ -7,7 +7,7 @@ import hmac
 import random
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC
 from typing import Any
 
@@ -195,6 +195,45 @@ class Session:
             self.state.undo()
             self.spent.pop()
 
+    def snapshot(self) -> Snapshot:
+        """What a change may alter, so a change whose storage write failed can be undone."""
+        # Shallow where a change replaces rather than edits (results, seat limits, moves).
+        return Snapshot(
+            history=list(self.state.history),
+            spent=list(self.spent),
+            stored=(
+                self.stored.status,
+                [dict(seat) for seat in self.stored.seats],
+                self.stored.clock,
+                self.stored.result,
+            ),
+            moves=list(self.stored.moves),
+            clock=replace(self.clock, remaining=list(self.clock.remaining)) if self.clock else None,
+            result=self.result,
+            offers={key: set(v) if isinstance(v, set) else v for key, v in self.offers.items()},
+            epoch=self.epoch,
+            turn_started=self.turn_started,
+        )
+
+    def roll_back(self, snap: Snapshot) -> None:
+        """Back to ``snap``: moves played since are taken back, moves taken back since
+        are played again (a change only ever adds or removes moves at the end)."""
+        while self.state.ply > len(snap.history):
+            self.state.undo()
+        for move in snap.history[self.state.ply :]:
+            self.state.play(move)
+        self.spent = snap.spent
+        status, seats, clock, result = snap.stored
+        self.stored.status, self.stored.seats, self.stored.clock, self.stored.result = (
+            status,
+            seats,
+            clock,
+            result,
+        )
+        self.stored.moves = snap.moves
+        self.clock, self.result, self.offers = snap.clock, snap.result, snap.offers
+        self.epoch, self.turn_started = snap.epoch, snap.turn_started
+
     def finish(self, outcome: Outcome) -> None:
         self.result = outcome
         self.stored.status = "over"
@@ -305,6 +344,21 @@ class Session:
         if self.result is None:
             return None
         return {**self.result.to_dict(), "text": self.result.result_text()}
+
+
+@dataclass
+class Snapshot:
+    """A session's changeable parts at one moment (see ``Session.snapshot``)."""
+
+    history: list
+    spent: list
+    stored: tuple
+    moves: list
+    clock: Clock | None
+    result: Outcome | None
+    offers: dict
+    epoch: int
+    turn_started: float
 
 
 def _safe(render) -> str:

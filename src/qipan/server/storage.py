@@ -100,15 +100,25 @@ def default_url() -> str:
 
 
 class Storage:
-    """Games and their moves in a SQL database (SQLite or PostgreSQL)."""
+    """Games and their moves in a SQL database (SQLite or PostgreSQL). Thread-safe: the
+    server calls it from a small pool of threads, at most ``workers`` at a time."""
 
-    def __init__(self, url: str | None = None, migrate: bool = True):
+    def __init__(self, url: str | None = None, migrate: bool = True, workers: int | None = None):
         self.url = normalise_url(url) if url else default_url()
         kwargs: dict[str, Any] = {"future": True}
         if self.url.startswith("sqlite"):
-            kwargs["connect_args"] = {"check_same_thread": False}
+            # SQLite has one writer at a time: one thread writes, queued in order, rather
+            # than several threads waiting on the file lock (busy-wait sleeps). Connections
+            # move between threads (pooled), so the same-thread check is off; a long wait for
+            # the lock (another process) fails after 30 s rather than at once.
+            self.workers = workers or 1
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
-            kwargs["pool_pre_ping"] = True
+            # One pooled connection per storage thread, kept open (no ping per checkout:
+            # that would be one more round trip per move; a dropped connection fails one
+            # call, which the server reports as 503, and the pool then reconnects).
+            self.workers = workers or 4
+            kwargs.update(pool_size=self.workers, max_overflow=2, pool_recycle=1800, pool_timeout=30)
         self.engine = sa.create_engine(self.url, **kwargs)
         if self.url.startswith("sqlite"):
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -134,6 +144,8 @@ class Storage:
 
     # -- games -------------------------------------------------------------------------
     def create_game(self, game: StoredGame) -> None:
+        """Insert the game row and its first moves (``game.moves``: chance moves the server
+        played at once) in one transaction."""
         now = time.time()
         game.created = game.updated = now
         with self.engine.begin() as conn:
@@ -154,6 +166,8 @@ class Storage:
                     updated=now,
                 )
             )
+            if game.moves:
+                conn.execute(self._insert_move, _move_rows(game.id, 0, game.moves, now))
 
     def update_game(self, game_id: str, **fields: Any) -> None:
         """Change a game's status, seats, clock or result."""
@@ -207,17 +221,7 @@ class Storage:
         stale ply fail: StaleMove is raised and nothing is stored. (The server checks the
         ply against the live game first, so there are never gaps.)"""
         now = time.time()
-        rows = [
-            {
-                "game_id": game_id,
-                "ply": first_ply + i,
-                "text": m.text,
-                "player": m.player,
-                "spent": m.spent,
-                "at": now,
-            }
-            for i, m in enumerate(moves)
-        ]
+        rows = _move_rows(game_id, first_ply, moves, now)
         try:
             with self.engine.begin() as conn:
                 if rows:
@@ -237,6 +241,20 @@ class Storage:
                 moves_table.delete().where(moves_table.c.game_id == game_id, moves_table.c.ply >= keep)
             )
             conn.execute(games_table.update().where(games_table.c.id == game_id).values(**game_fields))
+
+
+def _move_rows(game_id: str, first_ply: int, moves: list[StoredMove], now: float) -> list[dict]:
+    return [
+        {
+            "game_id": game_id,
+            "ply": first_ply + i,
+            "text": m.text,
+            "player": m.player,
+            "spent": m.spent,
+            "at": now,
+        }
+        for i, m in enumerate(moves)
+    ]
 
 
 def _game_from_row(row: Any) -> StoredGame:
