@@ -37,8 +37,10 @@ def live_server(tmp_path_factory):
     server.kill()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    # Module scope, not session: Playwright's sync API keeps an asyncio loop running in the
+    # main thread while it is open, and later tests call asyncio.run().
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium is not installed at {CHROMIUM}: apt-get install -y chromium")
     from playwright.sync_api import sync_playwright
