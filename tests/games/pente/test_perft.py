@@ -4,21 +4,10 @@ brute-force count written here from the rules text alone."""
 from __future__ import annotations
 
 import qipan
+from qipan.core.perft import perft
 
 #: 103776 * 45 leaves plus 2 for each of the 16 captures possible on ply 4
 PERFT5_7X7 = 4669952
-
-
-def perft(state, depth: int) -> int:
-    moves = state.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        state.play(move)
-        total += perft(state, depth - 1)
-        state.undo()
-    return total
 
 
 def test_perft_19x19():
