@@ -15,6 +15,7 @@ from bisect import insort
 
 from ...core import CHANCE, Game, IllegalMove, Move, NotationError, Outcome, QipanError, State
 from .hexgrid import Cell, neighbours
+from .layout import Layout
 from .notation import draw_move, explain_illegal, parse_move, placement_move, read_placement
 from .render import board_svg, hex_map
 from .solver import FLOWER_CELLS, discovery_colour, discovery_solutions, is_discovery_solution
@@ -53,7 +54,7 @@ class SolitaireGame(Game):
         return read_solitaire_position(self, text)
 
 
-class SolitaireState(State):
+class SolitaireState(Layout, State):
     def __init__(self, game: SolitaireGame):
         super().__init__(game, 1)
         self.flower = game.options["puzzle"] == "flower"
@@ -134,12 +135,7 @@ class SolitaireState(State):
         else:
             _, tile, cell, rot, _ = move.data
             self.hand.remove(tile)
-            self.board[cell] = (tile, rot)
-            self.edges[cell] = ORIENTED[tile][rot]
-            self.counts.pop(cell, None)
-            for nb in neighbours(cell):
-                if nb not in self.edges:
-                    self.counts[nb] = self.counts.get(nb, 0) + 1
+            self._place(tile, cell, rot)
         self._settle()
         return move.data, saved
 
@@ -149,20 +145,7 @@ class SolitaireState(State):
             self.hand.remove(data[1])
             self.bag.add(data[1])
             return
-        _, tile, cell, _, _ = data
-        del self.board[cell]
-        del self.edges[cell]
-        k = 0
-        for nb in neighbours(cell):
-            if nb in self.edges:
-                k += 1
-            else:
-                self.counts[nb] -= 1
-                if not self.counts[nb]:
-                    del self.counts[nb]
-        if k:
-            self.counts[cell] = k
-        insort(self.hand, tile)
+        insort(self.hand, self._unplace(data[2]))
 
     def solutions(self) -> list[list[tuple[Cell, int, int]]]:
         """For the Discovery puzzle from the start: every solution (placements), tile 1 at

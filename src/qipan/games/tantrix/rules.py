@@ -12,6 +12,7 @@ from bisect import insort
 
 from ...core import CHANCE, Game, IllegalMove, Move, Outcome, State
 from .hexgrid import Cell, geometry_allows, neighbours
+from .layout import Layout
 from .notation import draw_move, parse_move, placement_move
 from .tiles import ALL_NUMBERS, ORIENTED
 from .tracks import best_tracks
@@ -70,7 +71,7 @@ class TantrixGame(Game):
         return order_moves(state, moves)
 
 
-class TantrixState(State):
+class TantrixState(Layout, State):
     def __init__(self, game: TantrixGame, players: int, bag=ALL_NUMBERS):
         super().__init__(game, players)
         self.colours = game.colours_for(players)
@@ -275,31 +276,6 @@ class TantrixState(State):
         else:
             self._advance()
         return ("place", tile, cell, control)
-
-    def _place(self, tile: int, cell: Cell, rot: int) -> None:
-        self.board[cell] = (tile, rot)
-        self.edges[cell] = ORIENTED[tile][rot]
-        self.counts.pop(cell, None)
-        for nb in neighbours(cell):
-            if nb not in self.edges:
-                self.counts[nb] = self.counts.get(nb, 0) + 1
-
-    def _unplace(self, cell: Cell) -> int:
-        tile, _ = self.board.pop(cell)
-        del self.edges[cell]
-        k = 0
-        for nb in neighbours(cell):
-            if nb in self.edges:
-                k += 1
-            else:
-                left = self.counts[nb] - 1
-                if left:
-                    self.counts[nb] = left
-                else:
-                    del self.counts[nb]
-        if k:
-            self.counts[cell] = k
-        return tile
 
     def _apply_draw(self, tile: int, control):
         if self.phase != PLAY:
