@@ -137,3 +137,11 @@ def test_an_option_can_narrow_the_player_counts():
     assert game.players == (4,)
     assert game.new(seed=1).num_players == 4
     assert qipan.load("modx-3").players == (3,)
+
+
+def test_pgn_moves_that_look_like_tags_or_comments_are_quoted():
+    from qipan.core.outcome import Outcome
+
+    moves = ["[000", "{x}", '"q"', "1.", "1-0"] * 6  # long enough to wrap lines
+    record = Record("g", players=2, moves=list(moves), result=Outcome.win((1,), 2, "resignation"))
+    assert loads(record.to_pgn()).moves == moves

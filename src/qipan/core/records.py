@@ -246,7 +246,7 @@ def _quote_move(move: str) -> str:
     if (
         not move
         or any(c.isspace() for c in move)
-        or move[0] in '"{'
+        or move[0] in '"{['
         or _MOVE_NUMBER.fullmatch(move)
         or move in _RESULT_TOKENS
     ):
