@@ -143,5 +143,9 @@ def test_pgn_moves_that_look_like_tags_or_comments_are_quoted():
     from qipan.core.outcome import Outcome
 
     moves = ["[000", "{x}", '"q"', "1.", "1-0"] * 6  # long enough to wrap lines
-    record = Record("g", players=2, moves=list(moves), result=Outcome.win((1,), 2, "resignation"))
-    assert loads(record.to_pgn()).moves == moves
+    names = ["line\u2028separator", "Bob"]  # str.splitlines() would split the first
+    record = Record(
+        "g", players=2, names=names, moves=list(moves), result=Outcome.win((1,), 2, "resignation")
+    )
+    again = loads(record.to_pgn())
+    assert again.moves == moves and again.names == names

@@ -164,7 +164,7 @@ class Record:
     def from_pgn(cls, text: str) -> Record:
         tags: dict[str, str] = {}
         body_lines = []
-        for line in text.splitlines():
+        for line in text.split("\n"):  # not splitlines(): a tag value may hold U+2028
             stripped = line.strip()
             m = _TAG.fullmatch(stripped)
             if m:
