@@ -203,9 +203,10 @@ class Board:
         self.min_r, self.max_r, self.min_c, self.max_c = bbox
 
     # -- tracks and wins -----------------------------------------------------------------
-    def follow(self, pos: int, side: int) -> tuple[int, int] | None:
+    def follow(self, pos: int, side: int, visit=None) -> tuple[int, int] | None:
         """Follow the track leaving tile ``pos`` through ``side`` to its end: the
-        (cell, side) where it leaves the tile set, or None if it comes back to ``pos``."""
+        (cell, side) where it leaves the tile set, or None if it comes back to ``pos``.
+        ``visit(cell)``, if given, is called for every other tile the track passes."""
         cells = self.cells
         p, d = pos, side
         while True:
@@ -215,6 +216,8 @@ class Board:
                 return p, d
             if q == pos:
                 return None
+            if visit is not None:
+                visit(q)
             d = OTHER_END[t][d ^ 2]
             p = q
 
@@ -263,20 +266,13 @@ class Board:
 
     def _walk(self, pos, side, colour, new, seen):
         # follow() that also marks the new tiles it passes, so each track is traced once.
-        cells = self.cells
         seen.add((pos, colour))
-        p, d = pos, side
-        while True:
-            q = p + DELTA[d]
-            t = cells.get(q)
-            if t is None:
-                return p, d
-            if q == pos:
-                return None
+
+        def mark(q):
             if q in new:
                 seen.add((q, colour))
-            d = OTHER_END[t][d ^ 2]
-            p = q
+
+        return self.follow(pos, side, mark)
 
     def all_wins(self, lines: bool = True) -> tuple[list[str], list[str]]:
         """``wins`` over every tile (for positions set up from text)."""
