@@ -68,8 +68,8 @@ def test_undo_copy_parse_and_illegal_moves(spec):
         assert len({m.text for m in moves}) == len(moves), "legal moves have distinct notation"
         # every legal move's notation parses back to the same move
         for move in moves:
-            assert state.game.parse(str(move), state) == move
-            assert state.game.parse(str(move), state).path == move.path
+            parsed = state.game.parse(str(move), state)
+            assert parsed == move and parsed.path == move.path
         # undo restores key() and legal_moves() exactly
         for move in moves[:: max(1, len(moves) // 8)]:
             state.play(move)
