@@ -3,7 +3,10 @@
     .venv/bin/python benchmarks/tantrix_vs_mcts.py --games 100 --time 0.25 --jobs 2
 
 Seats alternate (the agent plays seat 1 in even games, seat 2 in odd ones); the bag is
-drawn by a seeded RNG per game. Prints every game and the totals: wins, draws, losses,
+drawn by a seeded RNG. By default games come in pairs on the same bag (game i uses seed
+offset + i // 2), so each bag is played once from each seat and the luck of the draw
+mostly cancels; ``--no-paired`` gives every game its own bag (offset + i) as in the
+first runs. ``--weights`` changes the agent's evaluation (``strategy.Weights``). Prints every game and the totals: wins, draws, losses,
 win rate (draws count half) with a 95% interval, mean scores, time per move and the MCTS
 iterations per move. Bounded: --max-minutes stops starting new games."""
 
@@ -24,12 +27,19 @@ from qipan.core import CHANCE, resolve_chance  # noqa: E402
 from qipan.games.tantrix import SPECS, TantrixAgent  # noqa: E402
 
 
-def play_game(index: int, seconds: float, opponent: str, seed_offset: int = 10_000) -> dict:
+def play_game(
+    index: int,
+    seconds: float,
+    opponent: str,
+    seed_offset: int = 10_000,
+    paired: bool = True,
+    weights: str = "",
+) -> dict:
     spec = SPECS["tantrix"]
     game = spec.make(**spec.resolve())
     state = game.new(players=2)
-    rng = random.Random(seed_offset + index)
-    ours = TantrixAgent(time=seconds, seed=index)
+    rng = random.Random(seed_offset + (index // 2 if paired else index))
+    ours = TantrixAgent(time=seconds, seed=index, weights=weights or None)
     if opponent == "mcts":
         theirs = MCTSAgent(time=seconds, seed=index)
     else:
@@ -77,7 +87,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--opponent", choices=("mcts", "random"), default="mcts")
     parser.add_argument("--max-minutes", type=float, default=60.0)
-    parser.add_argument("--seed-offset", type=int, default=10_000, help="bag seed of game i is offset + i")
+    parser.add_argument("--seed-offset", type=int, default=10_000, help="bag seed of game i: offset + i // 2")
+    parser.add_argument("--paired", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--weights", default="", help="evaluation weights, name=value,...")
     args = parser.parse_args()
     print(
         f"tantrix agent vs {args.opponent}: {args.games} games, {args.time}s per move, {args.jobs} jobs",
@@ -87,7 +99,8 @@ def main() -> None:
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         futures = [
-            pool.submit(play_game, i, args.time, args.opponent, args.seed_offset) for i in range(args.games)
+            pool.submit(play_game, i, args.time, args.opponent, args.seed_offset, args.paired, args.weights)
+            for i in range(args.games)
         ]
         for future in as_completed(futures):
             r = future.result()
@@ -108,7 +121,13 @@ def main() -> None:
     wins = sum(r["reward"] == 1 for r in results)
     draws = sum(r["reward"] == 0.5 for r in results)
     rate = (wins + 0.5 * draws) / n
-    half = 1.96 * math.sqrt(rate * (1 - rate) / n)
+    # The independent unit is the bag: a pair of games when paired, else one game.
+    units: dict[int, list[float]] = {}
+    for r in results:
+        units.setdefault(r["index"] // 2 if args.paired else r["index"], []).append(r["reward"])
+    means = [sum(u) / len(u) for u in units.values()]
+    var = sum((m - rate) ** 2 for m in means) / max(1, len(means) - 1)
+    half = 1.96 * math.sqrt(var / len(means))
     ours_t = sum(r["spent"][0] for r in results) / max(1, sum(r["decisions"][0] for r in results))
     theirs_t = sum(r["spent"][1] for r in results) / max(1, sum(r["decisions"][1] for r in results))
     its = [i for r in results for i in r["iterations"]]

@@ -228,3 +228,71 @@ def test_endgame_search_plays_the_exact_best_move_when_it_sees_the_end():
         if checked >= 3:
             return
     assert checked >= 3
+
+
+def test_weights_parse_changes_named_fields_and_rejects_unknown_ones():
+    import pytest
+
+    from qipan.games.tantrix.strategy import DEFAULT, Weights
+
+    w = Weights.parse("join=0.5, top_tracks=4")
+    assert w.join == 0.5 and w.top_tracks == 4 and isinstance(w.top_tracks, int)
+    assert w.second == DEFAULT.second
+    assert Weights.parse("") == DEFAULT
+    with pytest.raises(ValueError, match="unknown weight 'jion'"):
+        Weights.parse("jion=1")
+    assert TantrixAgent(weights="second=0.2").weights.second == 0.2
+
+
+def _faced_cells(state, colour):
+    """Empty cell -> indices of the lines of ``colour`` whose ends face it."""
+    from qipan.games.tantrix.hexgrid import neighbour
+    from qipan.games.tantrix.tracks import link_ends, tracks
+
+    lines = [cells for cells, loop in tracks(state.edges, colour) if not loop]
+    faced: dict = {}
+    for i, cells in enumerate(lines):
+        for end in {cells[0], cells[-1]}:
+            for d in link_ends(state.edges[end], colour):
+                beyond = neighbour(end, d)
+                if beyond not in state.edges:
+                    faced.setdefault(beyond, []).append(i)
+    return lines, faced
+
+
+def test_a_forced_space_between_two_lines_joins_them_and_the_evaluation_counts_it():
+    """Rules: a tile in a space two ends of one colour face links them (one link per
+    colour), and a forced space is filled by rule: the join term values that join at
+    ``join_forced`` of its gain over the best single track."""
+    from qipan.games.tantrix.strategy import Weights, colour_potential
+
+    plain, joining = Weights(join=0.0), Weights(join=1.0)
+    checked = 0
+    for seed in range(60):
+        for state in decisions(2, seed, min_board=10):
+            if state.step != 1:
+                continue
+            for colour in set(state.colours):
+                lines, faced = _faced_cells(state, colour)
+                for cell, ends in faced.items():
+                    if len(set(ends)) != 2 or state.counts.get(cell, 0) < 3:
+                        continue
+                    fills = [m for m in state.legal_moves() if m.data[0] == "place" and m.data[2] == cell]
+                    if not fills:
+                        continue
+                    a, b = ends
+                    joined = len(lines[a]) + len(lines[b]) + 1
+                    filled = after(state, fills[0])
+                    assert best_tracks(filled.edges, colour)[0] >= joined
+                    unplaced = set(state.bag).union(*state.hands)
+                    diff = colour_potential(state, colour, unplaced, {}, joining) - colour_potential(
+                        state, colour, unplaced, {}, plain
+                    )
+                    longest = best_tracks(state.edges, colour)[0]
+                    assert diff <= joining.join_forced * max(0, joined - longest) + 1e-9
+                    if joined >= longest + 1:
+                        assert diff > 0
+                    checked += 1
+            if checked >= 4:
+                return
+    assert checked >= 4

@@ -27,7 +27,7 @@ from ...core import CHANCE
 from .endgame import endgame_move
 from .hexgrid import distance
 from .rules import FREE
-from .strategy import evaluate, order_moves
+from .strategy import DEFAULT, Weights, evaluate, order_moves
 
 #: Cells within this distance of a new tile are re-examined by the evaluation.
 NEAR = 3
@@ -43,9 +43,18 @@ REPLY_WEIGHT = 0.5
 class TantrixAgent(Agent):
     name = "tantrix"
 
-    def __init__(self, time=None, iterations=None, depth=None, seed=None, lookahead: bool = True):
+    def __init__(
+        self,
+        time=None,
+        iterations=None,
+        depth=None,
+        seed=None,
+        lookahead: bool = True,
+        weights: Weights | str | None = None,
+    ):
         super().__init__(time=time, iterations=iterations, depth=depth, seed=seed)
         self.lookahead = lookahead
+        self.weights = Weights.parse(weights) if isinstance(weights, str) else weights or DEFAULT
 
     def select(self, state):
         moves = state.legal_moves()
@@ -56,11 +65,11 @@ class TantrixAgent(Agent):
         player = state.to_move
         deadline = self.deadline()
         if self.lookahead and state.endgame:
-            return endgame_move(state, player, deadline, self.depth or ENDGAME_DEPTH)
+            return endgame_move(state, player, deadline, self.depth or ENDGAME_DEPTH, self.weights)
         work = state.copy()
         # Whether a cell can still grow changes only near the placed tile: reuse the rest.
         self._base_cache: dict = {}
-        evaluate(work, player, self._base_cache)
+        evaluate(work, player, self._base_cache, self.weights)
         scored = []
         for i, move in enumerate(order_moves(state, moves)):
             if deadline is not None and i > 0 and _time.perf_counter() > deadline:
@@ -110,7 +119,9 @@ class TantrixAgent(Agent):
             _, tile, at, rot, _ = reply.data
             state._place(tile, at, rot)  # a look at the board only: undone at once
             hand.remove(tile)
-            value = evaluate(state, player, {c: v for c, v in near_move.items() if distance(c, at) > NEAR})
+            value = evaluate(
+                state, player, {c: v for c, v in near_move.items() if distance(c, at) > NEAR}, self.weights
+            )
             hand.append(tile)
             hand.sort()
             state._unplace(at)
@@ -122,7 +133,7 @@ class TantrixAgent(Agent):
 
     def _score(self, state, player: int, move) -> float:
         cell = move.data[2]
-        value = evaluate(state, player, self._cache_after(cell))
+        value = evaluate(state, player, self._cache_after(cell), self.weights)
         if not self.lookahead or state.outcome is not None or state.to_move != CHANCE:
             return value
         return value + 0.5 * self._opponent_fills(state, player, value, cell)
@@ -145,7 +156,9 @@ class TantrixAgent(Agent):
         for fill in fills[:12]:
             _, tile, at, rot, _ = fill.data
             state._place(tile, at, rot)  # a look at the board only: undone at once
-            value = evaluate(state, player, {c: v for c, v in near_move.items() if distance(c, at) > NEAR})
+            value = evaluate(
+                state, player, {c: v for c, v in near_move.items() if distance(c, at) > NEAR}, self.weights
+            )
             state._unplace(at)
             worst = min(worst, value)
         return worst - base

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time as _time
 
-from .strategy import evaluate, order_moves
+from .strategy import DEFAULT, evaluate, order_moves
 
 INF = float("inf")
 
@@ -17,7 +17,7 @@ class _OutOfTime(Exception):
     pass
 
 
-def endgame_move(state, player: int, deadline: float | None, max_depth: int = 3):
+def endgame_move(state, player: int, deadline: float | None, max_depth: int = 3, weights=DEFAULT):
     """The best move for ``player`` by the deepest search finished in time (``max_depth``
     plies when there is no deadline); one ply is always finished."""
     work = state.copy()
@@ -31,7 +31,7 @@ def endgame_move(state, player: int, deadline: float | None, max_depth: int = 3)
         alpha = -INF
         try:
             for move in moves:
-                value = _child(work, move, player, depth - 1, alpha, INF, limit)
+                value = _child(work, move, player, depth - 1, alpha, INF, limit, weights)
                 values.append((value, move))
                 alpha = max(alpha, value)
         except _OutOfTime:
@@ -52,31 +52,31 @@ def endgame_move(state, player: int, deadline: float | None, max_depth: int = 3)
         depth += 1
 
 
-def _child(state, move, player: int, depth: int, alpha: float, beta: float, deadline) -> float:
+def _child(state, move, player: int, depth: int, alpha: float, beta: float, deadline, weights) -> float:
     state.play_unchecked(move)
     try:
-        return _search(state, player, depth, alpha, beta, deadline)
+        return _search(state, player, depth, alpha, beta, deadline, weights)
     finally:
         state.undo()
 
 
-def _search(state, player: int, depth: int, alpha: float, beta: float, deadline) -> float:
+def _search(state, player: int, depth: int, alpha: float, beta: float, deadline, weights) -> float:
     if depth == 0 or state.outcome is not None:
-        return evaluate(state, player)
+        return evaluate(state, player, None, weights)
     if deadline is not None and _time.perf_counter() > deadline:
         raise _OutOfTime
     moves = order_moves(state, state.legal_moves())
     if state.colours[state.to_move] == state.colours[player]:  # ourselves or a doubles partner
         value = -INF
         for move in moves:
-            value = max(value, _child(state, move, player, depth - 1, alpha, beta, deadline))
+            value = max(value, _child(state, move, player, depth - 1, alpha, beta, deadline, weights))
             alpha = max(alpha, value)
             if alpha >= beta:
                 break
         return value
     value = INF
     for move in moves:
-        value = min(value, _child(state, move, player, depth - 1, alpha, beta, deadline))
+        value = min(value, _child(state, move, player, depth - 1, alpha, beta, deadline, weights))
         beta = min(beta, value)
         if alpha >= beta:
             break

@@ -1,101 +1,192 @@
 """Tantrix knowledge for agents: a position evaluation and a move ordering.
 
-A colour's *potential* is its best track's score (a line 1 per tile, a loop 2 per tile)
-plus a small bonus for each end that can still grow, plus a share of the second-best
-track. An end can grow when the empty cell beyond it may still take a tile (before the
-endgame: the R2/R3 closure allows a placement there) and some tile not yet on the board
-fits it. The evaluation is the mover's potential minus the best opponent colour's: so
-building means lengthening one's own best track, and blocking means not feeding the
-opponent's line and killing its ends (a cell no remaining tile fits, or a controlled side)."""
+A colour's *potential* estimates the score its best track will end with: the track's
+score now (a line 1 per tile, a loop 2 per tile) plus, for each end that can still grow,
+an allowance that is larger while more tiles are left to come (a live end is worth
+several tiles early in the game and little at the end); plus a share of the second-best
+track, and a share of what two tracks would be worth once joined through one cell.
+
+An end can grow when the empty cell beyond it may still take a tile (before the endgame:
+the R2/R3 closure allows a placement there) and some tile not yet on the board fits it;
+an end that only a few remaining tiles fit is worth less, and more when the colour's
+owner holds a fitting tile now. The evaluation is the mover's potential minus the best
+opponent colour's: so building means lengthening one's own best track with ends that
+stay open, and blocking means not feeding the opponent's line and killing its ends (a
+cell no remaining tile fits, or a controlled side)."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, fields, replace
 
 from .hexgrid import DIRECTIONS, Cell, geometry_allows
 from .tiles import ORIENTED
 from .tracks import link_ends, track_value, tracks
 
-#: Value of an end that can still grow, in tiles: small, so it decides between moves that
-#: score the same (measured: larger values, or values growing with the tiles left, won
-#: fewer games against random play; see docs/games/tantrix.md).
-LIVE_END = 0.3
-#: Only the longest tracks of a colour get their ends examined (the expensive part).
-TOP_TRACKS = 3
-#: An end blocked only by the restriction rules may reopen in the endgame.
-RESTRICTED_END = 0.3
-#: Weight of the second-best track (a second chance if the best one dies).
-SECOND = 0.5
+
+@dataclass(frozen=True)
+class Weights:
+    """The evaluation's parameters (tuned by ``benchmarks/tantrix_variants.py``)."""
+
+    #: A live end's worth in tiles at the end of the game ...
+    live_end: float = 0.3
+    #: ... plus this much per tile still in the bag (a live end has turns to grow) ...
+    end_per_tile: float = 0.0
+    #: ... capped here.
+    end_cap: float = 4.0
+    #: How many fitting remaining tiles make an end fully live (fewer: proportionally less).
+    fit_full: int = 1
+    #: Extra per live end when its colour's owner holds a tile that fits it now.
+    hand_fit: float = 0.0
+    #: An end blocked only by the restriction rules may reopen in the endgame: its share.
+    restricted_end: float = 0.3
+    #: Weight of the second-best track (a second chance if the best one dies).
+    second: float = 0.5
+    #: Weight of the expected gain of joining two tracks (or a line's two ends) in one cell:
+    join: float = 1.0
+    #: its chance when that cell is a forced space (filled by rule), ...
+    join_forced: float = 0.9
+    #: ... or an open space whose owner holds a fitting tile (half that if they do not).
+    join_open: float = 0.4
+    #: Weight of the best opponent colour's potential against the mover's own.
+    opponent: float = 1.0
+    #: Only the longest tracks of a colour get their ends examined (the expensive part).
+    top_tracks: int = 3
+
+    @classmethod
+    def parse(cls, text: str) -> Weights:
+        """``"live_end=1,second=0.4"`` -> Weights with those fields changed."""
+        names = {f.name: f.type for f in fields(cls)}
+        changes = {}
+        for item in filter(None, (s.strip() for s in text.split(","))):
+            name, _, value = item.partition("=")
+            if name not in names:
+                raise ValueError(f"unknown weight {name!r}; known: {', '.join(names)}")
+            changes[name] = int(value) if names[name] in (int, "int") else float(value)
+        return replace(cls(), **changes)
 
 
-def _fits(edges, cell: Cell, tiles) -> bool:
+DEFAULT = Weights()
+
+
+def _fits(edges, cell: Cell, tiles) -> int:
+    """How many of ``tiles`` fit ``cell`` in some rotation."""
     required = []
     for d, (dq, dr) in enumerate(DIRECTIONS):
         e = edges.get((cell[0] + dq, cell[1] + dr))
         if e is not None:
             required.append((d, e[(d + 3) % 6]))
-    return any(all(oriented[d] == c for d, c in required) for tile in tiles for oriented in ORIENTED[tile])
+    return sum(
+        1 for tile in tiles if any(all(oriented[d] == c for d, c in required) for oriented in ORIENTED[tile])
+    )
 
 
-def _liveness(state, cell: Cell, unplaced, cache: dict) -> float:
-    """1 if some tile not on the board fits ``cell`` and (before the endgame) the closure
-    allows a placement there; RESTRICTED_END if only the restrictions forbid it; else 0."""
+def _liveness(state, cell: Cell, unplaced, cache: dict, weights: Weights) -> float:
+    """In [0, 1]: whether (and how well) the remaining tiles can fill ``cell``; an end the
+    restrictions alone close counts ``restricted_end``."""
     live = cache.get(cell)
     if live is not None:
         return live
     edges = state.edges
-    if not _fits(edges, cell, unplaced):
-        live = 0.0
-    elif state.endgame or geometry_allows(edges, state.counts, cell):
-        live = 1.0
-    else:
-        live = RESTRICTED_END
+    n = _fits(edges, cell, unplaced)
+    live = min(1.0, n / weights.fit_full)
+    if live and not (state.endgame or geometry_allows(edges, state.counts, cell)):
+        live *= weights.restricted_end
     cache[cell] = live
     return live
 
 
-def colour_potential(state, colour: str, unplaced, cache: dict) -> float:
-    """The best track (plus a little for its live ends), and a share of the second best."""
+def colour_potential(state, colour: str, unplaced, cache: dict, weights: Weights = DEFAULT) -> float:
+    """The estimate of ``colour``'s final score: best track with its live ends, a share of
+    the second best, and the likely gain of the best join."""
     edges = state.edges
     found = sorted(
         ((track_value(cells, loop), loop, cells) for cells, loop in tracks(edges, colour)),
         key=lambda t: t[0],
         reverse=True,
     )
+    per_end = min(weights.end_cap, weights.live_end + weights.end_per_tile * len(state.bag))
+    hands = None
+    if weights.hand_fit or weights.join:
+        hands = [t for p, c in enumerate(state.colours) if c == colour for t in state.hands[p]]
     values = []
-    for value, loop, cells in found[:TOP_TRACKS]:
-        value = float(value)
-        if not loop:
-            for end in {cells[0], cells[-1]}:
-                for d in link_ends(edges[end], colour):
-                    dq, dr = DIRECTIONS[d]
-                    beyond = (end[0] + dq, end[1] + dr)
-                    if beyond not in edges:
-                        value += LIVE_END * _liveness(state, beyond, unplaced, cache)
-        values.append(value)
-    values.sort(reverse=True)
-    values += [0.0, 0.0]
-    return values[0] + SECOND * values[1]
+    #: Empty cell -> the tracks (by index) whose ends face it.
+    meeting: dict[Cell, list[int]] = {}
+    for index, (value, loop, cells) in enumerate(found):
+        if loop:
+            continue
+        top = index < weights.top_tracks
+        ends_value = 0.0
+        for end in {cells[0], cells[-1]}:
+            for d in link_ends(edges[end], colour):
+                dq, dr = DIRECTIONS[d]
+                beyond = (end[0] + dq, end[1] + dr)
+                if beyond in edges:
+                    continue
+                meeting.setdefault(beyond, []).append(index)
+                if top:
+                    live = _liveness(state, beyond, unplaced, cache, weights)
+                    end_value = per_end * live
+                    if live and weights.hand_fit and _fits(edges, beyond, hands):
+                        end_value += weights.hand_fit
+                    ends_value += end_value
+        if top:
+            values.append(value + ends_value)
+    values += [float(v) for v, loop, _ in found[: weights.top_tracks] if loop]
+    best = sorted(values, reverse=True) + [0.0, 0.0]
+    potential = best[0] + weights.second * best[1]
+    if weights.join:
+        potential += weights.join * _best_join(
+            state, found, meeting, best[0], unplaced, hands, cache, weights
+        )
+    return potential
 
 
-def potentials(state, cache: dict | None = None) -> dict[str, float]:
+def _best_join(state, found, meeting, best: float, unplaced, hands, cache, weights: Weights) -> float:
+    """The largest expected gain over ``best`` from one tile that joins two tracks (or
+    closes a line into a loop) in a cell both ends face. A forced space gets filled by
+    rule if any tile fits it; an open one only if its owner chooses to."""
+    gain = 0.0
+    for cell, ends in meeting.items():
+        if len(ends) < 2:
+            continue
+        a, b = ends[0], ends[1]
+        if a == b:
+            joined = 2.0 * (len(found[a][2]) + 1)
+        else:
+            joined = len(found[a][2]) + len(found[b][2]) + 1.0
+        if joined <= best + gain:
+            continue
+        if not _liveness(state, cell, unplaced, cache, weights):
+            continue
+        if state.counts.get(cell, 0) >= 3:
+            chance = weights.join_forced
+        elif hands and _fits(state.edges, cell, hands):
+            chance = weights.join_open
+        else:
+            chance = weights.join_open / 2
+        gain = max(gain, chance * (joined - best))
+    return gain
+
+
+def potentials(state, cache: dict | None = None, weights: Weights = DEFAULT) -> dict[str, float]:
     """Each colour's potential. ``cache`` (cell -> can grow) may carry what is known from a
     nearby position; cells near a change must have been removed from it."""
     unplaced = set(state.bag).union(*state.hands)
     cache = {} if cache is None else cache
-    return {c: colour_potential(state, c, unplaced, cache) for c in set(state.colours)}
+    return {c: colour_potential(state, c, unplaced, cache, weights) for c in set(state.colours)}
 
 
-def evaluate(state, player: int, cache: dict | None = None) -> float:
+def evaluate(state, player: int, cache: dict | None = None, weights: Weights = DEFAULT) -> float:
     """In [-1, 1]: ``player``'s colour potential against the best opponent colour's."""
     if state.outcome is not None:
         return 2.0 * state.outcome.reward(player) - 1.0
-    pots = potentials(state, cache)
+    pots = potentials(state, cache, weights)
     mine = state.colours[player]
     others = [pots[c] for c in set(state.colours) if c != mine]
     if not others:
         return 0.0
-    return math.tanh((pots[mine] - max(others)) / 8.0)
+    return math.tanh((pots[mine] - weights.opponent * max(others)) / 8.0)
 
 
 def order_moves(state, moves):
