@@ -296,3 +296,20 @@ def test_a_forced_space_between_two_lines_joins_them_and_the_evaluation_counts_i
             if checked >= 4:
                 return
     assert checked >= 4
+
+
+def test_hand_fit_rewards_only_the_movers_own_ends():
+    from qipan.games.tantrix.strategy import Weights, potentials
+
+    plain, fitting = Weights(), Weights(hand_fit=1.0)
+    raised = 0
+    for seed in range(10):
+        for state in decisions(2, seed, min_board=8):
+            mine, theirs = state.colours[state.to_move], state.colours[1 - state.to_move]
+            a = potentials(state, {}, plain, mine)
+            b = potentials(state, {}, fitting, mine)
+            assert b[theirs] == a[theirs]
+            assert b[mine] >= a[mine]
+            raised += b[mine] > a[mine]
+            break
+    assert raised >= 3

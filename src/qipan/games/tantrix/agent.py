@@ -34,7 +34,7 @@ NEAR = 3
 #: Plies the endgame search looks ahead when it has no time limit.
 ENDGAME_DEPTH = 2
 #: How many of the best free moves are checked against the opponent's reply.
-REPLY_CANDIDATES = 6
+REPLY_CANDIDATES = 14
 #: Weight of the change the opponent's best reply makes (the rest is the one-ply score):
 #: the generic opponents do not always find it.
 REPLY_WEIGHT = 0.5

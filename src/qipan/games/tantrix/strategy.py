@@ -36,7 +36,8 @@ class Weights:
     end_cap: float = 4.0
     #: How many fitting remaining tiles make an end fully live (fewer: proportionally less).
     fit_full: int = 1
-    #: Extra per live end when its colour's owner holds a tile that fits it now.
+    #: Extra per live end of the mover's own tracks when the mover holds a tile that fits it
+    #: now (the line can grow again next turn).
     hand_fit: float = 0.0
     #: An end blocked only by the restriction rules may reopen in the endgame: its share.
     restricted_end: float = 0.3
@@ -96,7 +97,9 @@ def _liveness(state, cell: Cell, unplaced, cache: dict, weights: Weights) -> flo
     return live
 
 
-def colour_potential(state, colour: str, unplaced, cache: dict, weights: Weights = DEFAULT) -> float:
+def colour_potential(
+    state, colour: str, unplaced, cache: dict, weights: Weights = DEFAULT, own: bool = False
+) -> float:
     """The estimate of ``colour``'s final score: best track with its live ends, a share of
     the second best, and the likely gain of the best join."""
     edges = state.edges
@@ -127,7 +130,7 @@ def colour_potential(state, colour: str, unplaced, cache: dict, weights: Weights
                 if top:
                     live = _liveness(state, beyond, unplaced, cache, weights)
                     end_value = per_end * live
-                    if live and weights.hand_fit and _fits(edges, beyond, hands):
+                    if live and own and weights.hand_fit and _fits(edges, beyond, hands):
                         end_value += weights.hand_fit
                     ends_value += end_value
         if top:
@@ -169,20 +172,22 @@ def _best_join(state, found, meeting, best: float, unplaced, hands, cache, weigh
     return gain
 
 
-def potentials(state, cache: dict | None = None, weights: Weights = DEFAULT) -> dict[str, float]:
+def potentials(
+    state, cache: dict | None = None, weights: Weights = DEFAULT, own: str | None = None
+) -> dict[str, float]:
     """Each colour's potential. ``cache`` (cell -> can grow) may carry what is known from a
     nearby position; cells near a change must have been removed from it."""
     unplaced = set(state.bag).union(*state.hands)
     cache = {} if cache is None else cache
-    return {c: colour_potential(state, c, unplaced, cache, weights) for c in set(state.colours)}
+    return {c: colour_potential(state, c, unplaced, cache, weights, c == own) for c in set(state.colours)}
 
 
 def evaluate(state, player: int, cache: dict | None = None, weights: Weights = DEFAULT) -> float:
     """In [-1, 1]: ``player``'s colour potential against the best opponent colour's."""
     if state.outcome is not None:
         return 2.0 * state.outcome.reward(player) - 1.0
-    pots = potentials(state, cache, weights)
     mine = state.colours[player]
+    pots = potentials(state, cache, weights, mine)
     others = [pots[c] for c in set(state.colours) if c != mine]
     if not others:
         return 0.0
