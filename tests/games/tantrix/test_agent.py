@@ -83,7 +83,9 @@ def test_greedy_choice_is_the_best_evaluated_move():
 
 
 def test_extends_its_own_line_and_does_not_feed_the_opponents():
-    agent = TantrixAgent(seed=1, lookahead=False)
+    # The line-and-feeding part of the evaluation alone: joins (tested below) may outweigh
+    # a plain extension.
+    agent = TantrixAgent(seed=1, lookahead=False, weights="join=0")
     extended = fed_avoided = 0
     for seed in range(6):
         for state in decisions(2, seed, min_board=8):
