@@ -1,18 +1,19 @@
 """Tantrix knowledge for agents: a position evaluation and a move ordering.
 
 A colour's *potential* estimates the score its best track will end with: the track's
-score now (a line 1 per tile, a loop 2 per tile) plus, for each end that can still grow,
-an allowance that is larger while more tiles are left to come (a live end is worth
-several tiles early in the game and little at the end); plus a share of the second-best
-track, and a share of what two tracks would be worth once joined through one cell.
+score now (a line 1 per tile, a loop 2 per tile), a small bonus for each end that can
+still grow, a share of the second-best track, and the expected gain of the best *join*:
+one tile in a cell that the ends of two tracks face (or both ends of one line) links them
+into one track (or closes a loop), and a forced space is filled by rule.
 
 An end can grow when the empty cell beyond it may still take a tile (before the endgame:
-the R2/R3 closure allows a placement there) and some tile not yet on the board fits it;
-an end that only a few remaining tiles fit is worth less, and more when the colour's
-owner holds a fitting tile now. The evaluation is the mover's potential minus the best
-opponent colour's: so building means lengthening one's own best track with ends that
-stay open, and blocking means not feeding the opponent's line and killing its ends (a
-cell no remaining tile fits, or a controlled side)."""
+the R2/R3 closure allows a placement there) and some tile not yet on the board fits it.
+The evaluation is the mover's potential minus the best opponent colour's: so building
+means lengthening and joining one's own tracks, and blocking means not feeding the
+opponent's lines, not leaving them joins, and killing their ends (a cell no remaining
+tile fits, or a controlled side). ``Weights`` holds every parameter, including some that
+tuning left at zero (live ends worth more early, graded ends, a bonus for holding a
+fitting tile)."""
 
 from __future__ import annotations
 
@@ -70,16 +71,21 @@ class Weights:
 DEFAULT = Weights()
 
 
-def _fits(edges, cell: Cell, tiles) -> int:
-    """How many of ``tiles`` fit ``cell`` in some rotation."""
+def _fits(edges, cell: Cell, tiles, enough: int = 1) -> int:
+    """How many of ``tiles`` fit ``cell`` in some rotation, counting no further than
+    ``enough`` (this runs for every end of every evaluation)."""
     required = []
     for d, (dq, dr) in enumerate(DIRECTIONS):
         e = edges.get((cell[0] + dq, cell[1] + dr))
         if e is not None:
             required.append((d, e[(d + 3) % 6]))
-    return sum(
-        1 for tile in tiles if any(all(oriented[d] == c for d, c in required) for oriented in ORIENTED[tile])
-    )
+    n = 0
+    for tile in tiles:
+        if any(all(oriented[d] == c for d, c in required) for oriented in ORIENTED[tile]):
+            n += 1
+            if n >= enough:
+                break
+    return n
 
 
 def _liveness(state, cell: Cell, unplaced, cache: dict, weights: Weights) -> float:
@@ -89,8 +95,7 @@ def _liveness(state, cell: Cell, unplaced, cache: dict, weights: Weights) -> flo
     if live is not None:
         return live
     edges = state.edges
-    n = _fits(edges, cell, unplaced)
-    live = min(1.0, n / weights.fit_full)
+    live = _fits(edges, cell, unplaced, weights.fit_full) / weights.fit_full
     if live and not (state.endgame or geometry_allows(edges, state.counts, cell)):
         live *= weights.restricted_end
     cache[cell] = live
