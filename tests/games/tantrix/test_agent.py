@@ -243,6 +243,10 @@ def test_weights_parse_changes_named_fields_and_rejects_unknown_ones():
     assert Weights.parse("") == DEFAULT
     with pytest.raises(ValueError, match="unknown weight 'jion'"):
         Weights.parse("jion=1")
+    with pytest.raises(ValueError, match="weight join must be a number, got 'abc'"):
+        Weights.parse("join=abc")
+    with pytest.raises(ValueError, match="weight top_tracks must be an integer, got '1.5'"):
+        Weights.parse("top_tracks=1.5")
     assert TantrixAgent(weights="second=0.2").weights.second == 0.2
 
 

@@ -64,7 +64,13 @@ class Weights:
             name, _, value = item.partition("=")
             if name not in names:
                 raise ValueError(f"unknown weight {name!r}; known: {', '.join(names)}")
-            changes[name] = int(value) if names[name] in (int, "int") else float(value)
+            kind = int if names[name] in (int, "int") else float
+            try:
+                changes[name] = kind(value)
+            except ValueError:
+                raise ValueError(
+                    f"weight {name} must be {'an integer' if kind is int else 'a number'}, got {value!r}"
+                ) from None
         return replace(cls(), **changes)
 
 
