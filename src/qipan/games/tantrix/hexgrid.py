@@ -21,6 +21,16 @@ def neighbours(cell: Cell) -> list[Cell]:
     return [(q + dq, r + dr) for dq, dr in DIRECTIONS]
 
 
+def side_pattern(edges: dict[Cell, str], cell: Cell) -> str:
+    """The colour each neighbour shows towards ``cell``, side by side ("." where empty)."""
+    q, r = cell
+    out = []
+    for d, (dq, dr) in enumerate(DIRECTIONS):
+        e = edges.get((q + dq, r + dr))
+        out.append("." if e is None else e[(d + 3) % 6])
+    return "".join(out)
+
+
 def distance(a: Cell, b: Cell) -> int:
     dq, dr = a[0] - b[0], a[1] - b[1]
     return max(abs(dq), abs(dr), abs(dq + dr))

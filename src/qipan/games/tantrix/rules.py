@@ -11,10 +11,10 @@ import random
 from bisect import insort
 
 from ...core import CHANCE, Game, IllegalMove, Move, Outcome, State
-from .hexgrid import Cell, geometry_allows, neighbours
+from .hexgrid import Cell, geometry_allows, neighbours, side_pattern
 from .layout import Layout
 from .notation import draw_move, parse_move, placement_move
-from .tiles import ALL_NUMBERS, ORIENTED
+from .tiles import ALL_NUMBERS, ORIENTED, fitting
 from .tracks import best_tracks
 
 ORDER, DEAL, PLAY = "order", "deal", "play"
@@ -155,18 +155,15 @@ class TantrixState(Layout, State):
             cells = sorted(c for c, n in counts.items() if n < 3)
         out = []
         for cell in cells:
+            fit = fitting(side_pattern(edges, cell))
+            if not any(tile in fit for tile in hand):
+                continue
             if restricted and not geometry_allows(edges, counts, cell):
                 continue
-            required = []
-            for d, nb in enumerate(neighbours(cell)):
-                nb_edges = edges.get(nb)
-                if nb_edges is not None:
-                    required.append((d, nb_edges[(d + 3) % 6]))
             doubled = self._doubled_colours(cell) if restricted else ()
             for tile in hand:
-                for rot, oriented in enumerate(ORIENTED[tile]):
-                    if any(oriented[d] != colour for d, colour in required):
-                        continue
+                for rot in fit.get(tile, ()):
+                    oriented = ORIENTED[tile][rot]
                     if any(oriented[d] in colours for d, colours in doubled):
                         continue
                     out.append(placement_move(tile, cell, rot, forced))

@@ -20,8 +20,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields, replace
 
-from .hexgrid import DIRECTIONS, Cell, geometry_allows
-from .tiles import ORIENTED
+from .hexgrid import DIRECTIONS, Cell, geometry_allows, side_pattern
+from .tiles import ORIENTED, fitting
 from .tracks import link_ends, track_value, tracks
 
 
@@ -50,6 +50,9 @@ class Weights:
     join_forced: float = 0.9
     #: ... or an open space whose owner holds a fitting tile (half that if they do not).
     join_open: float = 0.4
+    #: A join usually absorbs the second-best track, so the two terms overlap: this share
+    #: of the smaller of them is taken off again (1: count only the larger).
+    join_overlap: float = 0.0
     #: Weight of the best opponent colour's potential against the mover's own.
     opponent: float = 1.0
     #: Only the longest tracks of a colour get their ends examined (the expensive part).
@@ -80,14 +83,10 @@ DEFAULT = Weights()
 def _fits(edges, cell: Cell, tiles, enough: int = 1) -> int:
     """How many of ``tiles`` fit ``cell`` in some rotation, counting no further than
     ``enough`` (this runs for every end of every evaluation)."""
-    required = []
-    for d, (dq, dr) in enumerate(DIRECTIONS):
-        e = edges.get((cell[0] + dq, cell[1] + dr))
-        if e is not None:
-            required.append((d, e[(d + 3) % 6]))
+    fit = fitting(side_pattern(edges, cell))
     n = 0
     for tile in tiles:
-        if any(all(oriented[d] == c for d, c in required) for oriented in ORIENTED[tile]):
+        if tile in fit:
             n += 1
             if n >= enough:
                 break
@@ -148,12 +147,11 @@ def colour_potential(
             values.append(value + ends_value)
     values += [float(v) for v, loop, _ in found[: weights.top_tracks] if loop]
     best = sorted(values, reverse=True) + [0.0, 0.0]
-    potential = best[0] + weights.second * best[1]
+    second = weights.second * best[1]
+    join = 0.0
     if weights.join:
-        potential += weights.join * _best_join(
-            state, found, meeting, best[0], unplaced, hands, cache, weights
-        )
-    return potential
+        join = weights.join * _best_join(state, found, meeting, best[0], unplaced, hands, cache, weights)
+    return best[0] + second + join - weights.join_overlap * min(second, join)
 
 
 def _best_join(state, found, meeting, best: float, unplaced, hands, cache, weights: Weights) -> float:

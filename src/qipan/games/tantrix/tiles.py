@@ -7,6 +7,7 @@ of a pointy-top hexagon; with rotation k (60° clockwise turns) the colour at ed
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
@@ -61,3 +62,16 @@ TILES: dict[int, Tile] = _load()
 ALL_NUMBERS: tuple[int, ...] = tuple(sorted(TILES))
 #: ORIENTED[tile][rot] -> edge string, the hot-path table.
 ORIENTED: dict[int, tuple[str, ...]] = {n: t.oriented for n, t in TILES.items()}
+
+
+@cache
+def fitting(pattern: str) -> dict[int, tuple[int, ...]]:
+    """Which tiles fit a space and in which rotations: ``pattern`` gives the colour each
+    side d must show (``"."``: no neighbour there). Memoised: the agent asks this for
+    every end of every position it evaluates, and the patterns are few."""
+    out = {}
+    for tile, turns in ORIENTED.items():
+        rots = tuple(k for k, o in enumerate(turns) if all(p in (".", c) for p, c in zip(pattern, o)))
+        if rots:
+            out[tile] = rots
+    return out
