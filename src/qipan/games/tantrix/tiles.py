@@ -71,7 +71,9 @@ def fitting(pattern: str) -> dict[int, tuple[int, ...]]:
     every end of every position it evaluates, and the patterns are few."""
     out = {}
     for tile, turns in ORIENTED.items():
-        rots = tuple(k for k, o in enumerate(turns) if all(p in (".", c) for p, c in zip(pattern, o)))
+        rots = tuple(
+            k for k, o in enumerate(turns) if all(p in (".", c) for p, c in zip(pattern, o, strict=True))
+        )
         if rots:
             out[tile] = rots
     return out
