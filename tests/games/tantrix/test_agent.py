@@ -319,3 +319,41 @@ def test_hand_fit_rewards_only_the_movers_own_ends():
             raised += b[mine] > a[mine]
             break
     assert raised >= 3
+
+
+def test_join_overlap_counts_only_the_larger_of_second_best_and_join():
+    from qipan.games.tantrix.strategy import Weights, potentials
+
+    checked = 0
+    for seed in range(30):
+        for state in decisions(2, seed, min_board=20):
+            plain = potentials(state, None, Weights(second=0, join=0))
+            second = potentials(state, None, Weights(join=0))
+            join = potentials(state, None, Weights(second=0))
+            both = potentials(state, None, Weights())
+            one = potentials(state, None, Weights(join_overlap=1))
+            for c in plain:
+                extra_second, extra_join = second[c] - plain[c], join[c] - plain[c]
+                assert abs(both[c] - (plain[c] + extra_second + extra_join)) < 1e-9
+                assert abs(one[c] - (plain[c] + max(extra_second, extra_join))) < 1e-9
+                checked += extra_second > 0 and extra_join > 0
+            break
+        if checked >= 3:
+            return
+    assert checked >= 3
+
+
+def test_endgame_positions_use_their_own_scale():
+    import math
+
+    from qipan.games.tantrix.strategy import Weights
+
+    for seed in range(10):
+        for state in decisions(2, seed, min_board=30):
+            if state.endgame and state.outcome is None:
+                default = evaluate(state, state.to_move)
+                steep = evaluate(state, state.to_move, None, Weights(endgame_scale=2))
+                assert abs(steep - math.tanh(math.atanh(default) * 8 / 2)) < 1e-9
+                assert evaluate(state, state.to_move, None, Weights(scale=2)) == default
+                return
+    raise AssertionError("no endgame position reached")

@@ -92,3 +92,23 @@ def test_rotation_moves_colours_clockwise():
     for k in range(6):
         for d in range(6):
             assert tile.oriented[k][d] == tile.edges[(d - k) % 6]
+
+
+def test_fit_table_matches_trying_every_rotation():
+    import random
+
+    from qipan.games.tantrix.tiles import ORIENTED, fitting
+
+    assert fitting("......") == {t: tuple(range(6)) for t in ORIENTED}
+    rng = random.Random(3)
+    for _ in range(300):
+        pattern = "".join(rng.choice(".....RYGB") for _ in range(6))
+        expected = {}
+        for number, tile in TILES.items():
+            # Rotation k shows edges[(d - k) % 6] on side d.
+            rots = tuple(
+                k for k in range(6) if all(pattern[d] in (".", tile.edges[(d - k) % 6]) for d in range(6))
+            )
+            if rots:
+                expected[number] = rots
+        assert fitting(pattern) == expected, pattern

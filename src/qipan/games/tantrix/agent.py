@@ -10,10 +10,10 @@ fill every forced space they can; the agent assumes they fill them as well as th
 for themselves and scores the position after those fills, so it leaves forced spaces that
 hurt the opponent and avoids ones that help them.
 
-With the time left it looks at the opponent's reply (hands are open): for its best free
-moves by that score it finds the next opponent's best placement from their hand (the one
-worst for us: lengthening their line or cutting ours) and ranks those moves again by a mix
-of the one-ply score and the score after that reply.
+With the time left it looks at the opponent's reply (hands are open): for its free moves,
+best first by that score and as many as the time allows, it finds the next opponent's best
+placement from their hand (the one worst for us: lengthening their line or cutting ours)
+and ranks those moves again by a mix of the one-ply score and the score after that reply.
 
 Once the last tile is drawn the game has no more chance and the agent searches it
 (``endgame.py``: alpha-beta, deeper as time allows, to the end of the game if it can)."""
@@ -33,7 +33,8 @@ from .strategy import DEFAULT, Weights, evaluate, order_moves
 NEAR = 3
 #: Plies the endgame search looks ahead when it has no time limit.
 ENDGAME_DEPTH = 2
-#: How many of the best free moves are checked against the opponent's reply.
+#: How many of the best free moves are checked against the opponent's reply when there is
+#: no time limit (with one: as many as the time allows).
 REPLY_CANDIDATES = 14
 #: Weight of the change the opponent's best reply makes (the rest is the one-ply score):
 #: the generic opponents do not always find it.
@@ -87,13 +88,14 @@ class TantrixAgent(Agent):
         return scored[0][1]
 
     def _reply_search(self, work, player: int, scored, deadline):
-        """Re-rank the best free moves by the opponent's best reply from their open hand;
-        moves not fully examined in time keep out of the comparison."""
+        """Re-rank the free moves, best first, by the opponent's best reply from their open
+        hand: as many as the time allows (``REPLY_CANDIDATES`` without a time limit); moves
+        not fully examined in time keep out of the comparison."""
         opponent = next_opponent(work, player)
         if opponent is None:
             return scored[0][1]
         best, best_value = scored[0][1], float("-inf")
-        for value, move in scored[:REPLY_CANDIDATES]:
+        for value, move in scored[: REPLY_CANDIDATES if deadline is None else None]:
             work.play_unchecked(move)
             reply = self._opponent_reply(work, player, opponent, value, move.data[2], deadline)
             work.undo()

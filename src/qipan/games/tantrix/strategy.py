@@ -57,6 +57,10 @@ class Weights:
     opponent: float = 1.0
     #: Only the longest tracks of a colour get their ends examined (the expensive part).
     top_tracks: int = 3
+    #: The evaluation is tanh(potential difference / scale): ...
+    scale: float = 8.0
+    #: ... and in the endgame (no tiles left to draw), where a point decides the game:
+    endgame_scale: float = 8.0
 
     @classmethod
     def parse(cls, text: str) -> Weights:
@@ -200,7 +204,8 @@ def evaluate(state, player: int, cache: dict | None = None, weights: Weights = D
     others = [pots[c] for c in set(state.colours) if c != mine]
     if not others:
         return 0.0
-    return math.tanh((pots[mine] - weights.opponent * max(others)) / 8.0)
+    scale = weights.endgame_scale if state.endgame else weights.scale
+    return math.tanh((pots[mine] - weights.opponent * max(others)) / scale)
 
 
 def order_moves(state, moves):
