@@ -34,7 +34,7 @@ NEAR = 3
 #: Plies the endgame search looks ahead when it has no time limit.
 ENDGAME_DEPTH = 2
 #: How many of the best free moves are checked against the opponent's reply when there is
-#: no time limit (with one: as many as the time allows).
+#: no time limit (with a time limit: as many as the time allows).
 REPLY_CANDIDATES = 14
 #: Weight of the change the opponent's best reply makes (the rest is the one-ply score):
 #: the generic opponents do not always find it.

@@ -14,12 +14,12 @@ import random
 from bisect import insort
 
 from ...core import CHANCE, Game, IllegalMove, Move, NotationError, Outcome, QipanError, State
-from .hexgrid import Cell, neighbours
+from .hexgrid import Cell, neighbours, side_pattern
 from .layout import Layout
 from .notation import draw_move, explain_illegal, parse_move, placement_move, read_placement
 from .render import board_svg, hex_map
 from .solver import FLOWER_CELLS, discovery_colour, discovery_solutions, is_discovery_solution
-from .tiles import ALL_NUMBERS, COLOUR_NAMES, ORIENTED, TILES
+from .tiles import ALL_NUMBERS, COLOUR_NAMES, ORIENTED, TILES, fitting
 
 
 class SolitaireGame(Game):
@@ -105,13 +105,10 @@ class SolitaireState(Layout, State):
             cells = sorted(self.counts)
         out = []
         for cell in cells:
-            required = [
-                (d, self.edges[nb][(d + 3) % 6]) for d, nb in enumerate(neighbours(cell)) if nb in self.edges
-            ]
+            fit = fitting(side_pattern(self.edges, cell))
             for tile in self.hand:
-                for rot, oriented in enumerate(ORIENTED[tile]):
-                    if all(oriented[d] == c for d, c in required):
-                        out.append(placement_move(tile, cell, rot, False))
+                for rot in fit.get(tile, ()):
+                    out.append(placement_move(tile, cell, rot, False))
         return out
 
     def legal_moves(self) -> list[Move]:

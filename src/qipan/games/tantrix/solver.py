@@ -11,8 +11,8 @@ rotation by fixing the centre tile's rotation."""
 
 from __future__ import annotations
 
-from .hexgrid import DIRECTIONS, Cell, distance, neighbours
-from .tiles import ORIENTED, TILES
+from .hexgrid import DIRECTIONS, Cell, distance, neighbours, side_pattern
+from .tiles import ORIENTED, TILES, fitting
 
 Placement = tuple[Cell, int, int]  # (cell, tile, rotation)
 
@@ -85,14 +85,6 @@ def discovery_solutions(n: int, colour: str | None = None, tiles: list[int] | No
     unused = set(rest)
     total = len(tiles)
 
-    def fits(cell: Cell, oriented: str) -> bool:
-        q, r = cell
-        for d, (dq, dr) in enumerate(DIRECTIONS):
-            other = edges.get((q + dq, r + dr))
-            if other is not None and other[(d + 3) % 6] != oriented[d]:
-                return False
-        return True
-
     def extend(cell: Cell, exit_edge: int):
         dq, dr = DIRECTIONS[exit_edge]
         nxt = (cell[0] + dq, cell[1] + dr)
@@ -105,9 +97,11 @@ def discovery_solutions(n: int, colour: str | None = None, tiles: list[int] | No
             return
         if distance(nxt, (0, 0)) > len(unused):
             return  # too far to close the loop with the tiles left
+        fit = fitting(side_pattern(edges, nxt))
         for tile in sorted(unused):
-            for rot, oriented in enumerate(ORIENTED[tile]):
-                if oriented[entry] != colour or not fits(nxt, oriented):
+            for rot in fit.get(tile, ()):
+                oriented = ORIENTED[tile][rot]
+                if oriented[entry] != colour:
                     continue
                 out = next(d for d in range(6) if d != entry and oriented[d] == colour)
                 edges[nxt] = oriented
@@ -145,16 +139,10 @@ def _fill_petals(edges, petals, index, placed):
         yield list(placed)
         return
     cell = DIRECTIONS[index]
+    fit = fitting(side_pattern(edges, cell))
     for tile in list(petals):
-        for rot, oriented in enumerate(ORIENTED[tile]):
-            ok = True
-            for d, (dq, dr) in enumerate(DIRECTIONS):
-                other = edges.get((cell[0] + dq, cell[1] + dr))
-                if other is not None and other[(d + 3) % 6] != oriented[d]:
-                    ok = False
-                    break
-            if not ok:
-                continue
+        for rot in fit.get(tile, ()):
+            oriented = ORIENTED[tile][rot]
             edges[cell] = oriented
             petals.remove(tile)
             placed.append((cell, tile, rot))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from types import MappingProxyType
 
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 
@@ -65,7 +66,7 @@ ORIENTED: dict[int, tuple[str, ...]] = {n: t.oriented for n, t in TILES.items()}
 
 
 @cache
-def fitting(pattern: str) -> dict[int, tuple[int, ...]]:
+def fitting(pattern: str) -> MappingProxyType[int, tuple[int, ...]]:
     """Which tiles fit a space and in which rotations: ``pattern`` gives the colour each
     side d must show (``"."``: no neighbour there). Memoised: the agent asks this for
     every end of every position it evaluates, and the patterns are few."""
@@ -76,4 +77,4 @@ def fitting(pattern: str) -> dict[int, tuple[int, ...]]:
         )
         if rots:
             out[tile] = rots
-    return out
+    return MappingProxyType(out)  # shared by every caller: read-only
