@@ -10,10 +10,15 @@ fill every forced space they can; the agent assumes they fill them as well as th
 for themselves and scores the position after those fills, so it leaves forced spaces that
 hurt the opponent and avoids ones that help them.
 
-With the time left it looks at the opponent's reply (hands are open): for its free moves,
-best first by that score and as many as the time allows, it finds the next opponent's best
-placement from their hand (the one worst for us: lengthening their line or cutting ours)
-and ranks those moves again by a mix of the one-ply score and the score after that reply.
+It then looks at the opponent's reply (hands are open): for its free moves, best first by
+that score, it finds the next opponent's best placement from their hand (the one worst
+for us: lengthening their line or cutting ours) and ranks those moves again by a mix of
+the one-ply score and the score after that reply.
+
+With a time limit (or a ``playouts`` budget) the few best moves, free moves and forced
+fills alike, are then played out at random to the end again and again (``playouts.py``)
+and the results blended with the evaluation: the reply check gets ``REPLY_SHARE`` of the
+time, the playouts the rest.
 
 Once the last tile is drawn the game has no more chance and the agent searches it
 (``endgame.py``: alpha-beta, deeper as time allows, to the end of the game if it can)."""
@@ -26,6 +31,7 @@ from ...agents.base import Agent
 from ...core import CHANCE
 from .endgame import endgame_move
 from .hexgrid import distance
+from .playouts import best_by_playouts
 from .rules import FREE
 from .strategy import DEFAULT, Weights, evaluate, order_moves
 
@@ -39,6 +45,8 @@ REPLY_CANDIDATES = 14
 #: Weight of the change the opponent's best reply makes (the rest is the one-ply score):
 #: the generic opponents do not always find it.
 REPLY_WEIGHT = 0.5
+#: With playouts to follow, the share of a free move's time left for the reply check.
+REPLY_SHARE = 0.4
 
 
 class TantrixAgent(Agent):
@@ -52,9 +60,15 @@ class TantrixAgent(Agent):
         seed=None,
         lookahead: bool = True,
         weights: Weights | str | None = None,
+        playouts: int | bool | None = None,
     ):
+        """``playouts``: how many random playouts check the best moves; by default as many
+        as the time limit allows (none without one), ``False`` for none."""
         super().__init__(time=time, iterations=iterations, depth=depth, seed=seed)
         self.lookahead = lookahead
+        if playouts is not None and not isinstance(playouts, bool) and playouts < 0:
+            raise ValueError(f"playouts must be a count >= 0 or False, got {playouts}")
+        self.playouts = playouts
         self.weights = Weights.parse(weights) if isinstance(weights, str) else weights or DEFAULT
 
     def select(self, state):
@@ -83,28 +97,38 @@ class TantrixAgent(Agent):
             value += self.rng.random() * 1e-6  # break ties without a bias to the move order
             scored.append((value, move))
         scored.sort(key=lambda vm: vm[0], reverse=True)
-        if self.lookahead and state.step == FREE and len(scored) > 1:
-            return self._reply_search(work, player, scored, deadline)
-        return scored[0][1]
+        if not self.lookahead or len(scored) == 1:
+            return scored[0][1]
+        budget = None if isinstance(self.playouts, bool) else self.playouts
+        play_out = self.playouts is not False and (budget is None and deadline is not None or bool(budget))
+        if state.step == FREE:
+            reply_deadline = deadline
+            if play_out and deadline is not None:
+                now = _time.perf_counter()
+                reply_deadline = now + REPLY_SHARE * (deadline - now)
+            scored = self._reply_search(work, player, scored, reply_deadline)
+        if not play_out:
+            return scored[0][1]
+        return best_by_playouts(work, player, scored, self.rng, deadline, budget)
 
     def _reply_search(self, work, player: int, scored, deadline):
         """Re-rank the free moves, best first, by the opponent's best reply from their open
         hand: as many as the time allows (``REPLY_CANDIDATES`` without a time limit); moves
-        not fully examined in time keep out of the comparison."""
+        not fully examined in time keep out of the ranking (the best one-ply move stays if
+        none was)."""
         opponent = next_opponent(work, player)
         if opponent is None:
-            return scored[0][1]
-        best, best_value = scored[0][1], float("-inf")
+            return scored
+        ranked = []
         for value, move in scored[: REPLY_CANDIDATES if deadline is None else None]:
             work.play_unchecked(move)
             reply = self._opponent_reply(work, player, opponent, value, move.data[2], deadline)
             work.undo()
             if reply is None:  # out of time
                 break
-            value += REPLY_WEIGHT * reply
-            if value > best_value:
-                best, best_value = move, value
-        return best
+            ranked.append((value + REPLY_WEIGHT * reply, move))
+        ranked.sort(key=lambda vm: vm[0], reverse=True)
+        return ranked or scored[:1]
 
     def _opponent_reply(self, state, player: int, opponent: int, base: float, cell, deadline):
         """How much the opponent's best placement (free or fill, from their hand, on the

@@ -1,0 +1,108 @@
+"""Random playouts of the agent's best moves: the blend of playout results with the
+evaluation, the choice among the best few only, and a state left untouched."""
+
+import random
+
+import pytest
+
+from qipan.games.tantrix import TantrixAgent, playouts
+from qipan.games.tantrix.playouts import CANDIDATES, PRIOR_PLAYOUTS, best_by_playouts, blended
+from qipan.games.tantrix.rules import FREE
+
+from .test_agent import decisions
+
+
+class _Outcome:
+    def __init__(self, reward):
+        self._reward = reward
+
+    def reward(self, player):
+        return self._reward
+
+
+class _OneMoveGame:
+    """A stand-in state: a move named "win" or "lose" ends the game with that result for
+    player 0; "coin" ends it with a fair coin's result."""
+
+    def __init__(self, rng):
+        self.outcome = None
+        self.rng = rng
+
+    def copy(self):
+        return _OneMoveGame(self.rng)
+
+    def play_unchecked(self, move):
+        result = {"win": 1.0, "lose": 0.0}.get(move)
+        self.outcome = _Outcome(float(self.rng.random() < 0.5) if result is None else result)
+
+    def legal_moves(self):
+        return []
+
+
+def test_without_playouts_the_evaluation_decides():
+    assert blended(0.0, 0, 0.2) > blended(0.0, 0, 0.1)
+    assert blended(0.0, 0, 0.0) == pytest.approx(0.5)
+
+
+def test_playout_results_outweigh_a_small_evaluation_edge():
+    # A move whose playouts all win beats one the evaluation rates a little higher whose
+    # playouts all lose; with the evaluation worth PRIOR_PLAYOUTS playouts.
+    assert blended(8.0, 8, 0.0) > blended(0.0, 8, 0.3)
+    assert blended(8.0, 8, 0.0) == pytest.approx((8 + PRIOR_PLAYOUTS / 2) / (8 + PRIOR_PLAYOUTS))
+
+
+def test_playouts_find_the_winning_move_the_evaluation_ranks_second():
+    state = _OneMoveGame(random.Random(1))
+    ranked = [(0.3, "lose"), (0.1, "win"), (0.2, "coin")]
+    assert best_by_playouts(state, 0, ranked, random.Random(2), budget=30) == "win"
+    # No budget and no deadline: no playouts, the evaluation's best.
+    assert best_by_playouts(state, 0, ranked, random.Random(2)) == "lose"
+
+
+def test_only_the_best_candidates_are_played_out():
+    state = _OneMoveGame(random.Random(1))
+    ranked = [(0.0, "lose")] * CANDIDATES + [(-0.1, "win")]
+    assert best_by_playouts(state, 0, ranked, random.Random(2), budget=50) == "lose"
+
+
+def test_agent_plays_out_free_moves_and_fills_with_a_time_limit(monkeypatch):
+    calls = []
+    real = playouts.playout
+
+    def counting(state, player, rng):
+        calls.append(state.to_move)
+        return real(state, player, rng)
+
+    monkeypatch.setattr(playouts, "playout", counting)
+    agent = TantrixAgent(seed=3, time=0.05)
+    steps = set()
+    for seed in range(12):
+        for state in decisions(2, seed, min_board=8):
+            if state.endgame or len(state.legal_moves()) < 2 or state.step in steps:
+                continue
+            key = state.key()
+            before = len(calls)
+            assert agent.choose(state) in state.legal_moves()
+            assert state.key() == key  # the playouts ran on copies
+            assert len(calls) > before
+            steps.add(state.step)
+        if FREE in steps and steps - {FREE}:
+            break
+    assert FREE in steps and steps - {FREE}, steps
+    calls.clear()
+    quiet = TantrixAgent(seed=3, time=0.05, playouts=False)
+    state = next(s for s in decisions(2, 0, min_board=8) if s.step == FREE and len(s.legal_moves()) > 1)
+    assert quiet.choose(state) in state.legal_moves()
+    assert calls == []
+
+
+def test_playout_budget_without_a_time_limit_is_reproducible():
+    state = next(s for s in decisions(2, 4, min_board=10) if s.step == FREE and len(s.legal_moves()) > 3)
+    first = TantrixAgent(seed=9, playouts=24).choose(state)
+    assert first == TantrixAgent(seed=9, playouts=24).choose(state)
+    assert first in state.legal_moves()
+
+
+def test_a_negative_playout_budget_is_refused():
+    with pytest.raises(ValueError, match="playouts must be a count >= 0 or False, got -1"):
+        TantrixAgent(playouts=-1)
