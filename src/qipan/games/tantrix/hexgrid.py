@@ -5,6 +5,8 @@ edge of d is (d + 3) % 6."""
 
 from __future__ import annotations
 
+from functools import cache
+
 DIRECTIONS = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
 DIRECTION_NAMES = ("NE", "E", "SE", "SW", "W", "NW")
 
@@ -16,19 +18,23 @@ def neighbour(cell: Cell, d: int) -> Cell:
     return (cell[0] + dq, cell[1] + dr)
 
 
-def neighbours(cell: Cell) -> list[Cell]:
+@cache
+def neighbours(cell: Cell) -> tuple[Cell, ...]:
+    """The six neighbours in direction order (memoised: the closure test and every random
+    playout ask for them constantly, over a bounded set of cells)."""
     q, r = cell
-    return [(q + dq, r + dr) for dq, dr in DIRECTIONS]
+    return tuple((q + dq, r + dr) for dq, dr in DIRECTIONS)
+
+
+_FACING = (3, 4, 5, 0, 1, 2)  # the side of neighbour d that faces back
 
 
 def side_pattern(edges: dict[Cell, str], cell: Cell) -> str:
     """The colour each neighbour shows towards ``cell``, side by side ("." where empty)."""
-    q, r = cell
-    out = []
-    for d, (dq, dr) in enumerate(DIRECTIONS):
-        e = edges.get((q + dq, r + dr))
-        out.append("." if e is None else e[(d + 3) % 6])
-    return "".join(out)
+    get = edges.get
+    return "".join(
+        "." if (e := get(nb)) is None else e[back] for nb, back in zip(neighbours(cell), _FACING, strict=True)
+    )
 
 
 def distance(a: Cell, b: Cell) -> int:
