@@ -27,6 +27,7 @@ class _OneMoveGame:
     def __init__(self, rng):
         self.outcome = None
         self.rng = rng
+        self.bag = set()
 
     def copy(self):
         return _OneMoveGame(self.rng)
@@ -69,9 +70,9 @@ def test_agent_plays_out_free_moves_and_fills_with_a_time_limit(monkeypatch):
     calls = []
     real = playouts.playout
 
-    def counting(state, player, rng):
+    def counting(state, player, rng, order=None):
         calls.append(state.to_move)
-        return real(state, player, rng)
+        return real(state, player, rng, order)
 
     monkeypatch.setattr(playouts, "playout", counting)
     agent = TantrixAgent(seed=3, time=0.05)
@@ -94,6 +95,23 @@ def test_agent_plays_out_free_moves_and_fills_with_a_time_limit(monkeypatch):
     state = next(s for s in decisions(2, 0, min_board=8) if s.step == FREE and len(s.legal_moves()) > 1)
     assert quiet.choose(state) in state.legal_moves()
     assert calls == []
+
+
+def test_playouts_of_a_round_draw_the_same_tiles():
+    # Common random numbers: two candidates of one round see the same draw order.
+    state = next(s for s in decisions(2, 6, min_board=10) if s.step == FREE and len(s.legal_moves()) > 3)
+    order = random.Random(3).sample(sorted(state.bag), len(state.bag))
+    draws = []
+    for move in state.legal_moves()[:2]:
+        sim = state.copy()
+        sim.play_unchecked(move)
+        playouts.playout(sim, state.to_move, random.Random(len(draws)), order)
+        drawn = [m.data[1] for m in sim.history[len(state.history) :] if m.data[0] == "draw"]
+        assert drawn == [t for t in order if t in drawn]  # in the round's order
+        draws.append(drawn)
+    assert draws[0] and draws[1]
+    n = min(len(draws[0]), len(draws[1]))
+    assert draws[0][:n] == draws[1][:n]
 
 
 def test_playout_budget_without_a_time_limit_is_reproducible():

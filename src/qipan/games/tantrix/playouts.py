@@ -7,11 +7,18 @@ playouts on a handful of moves instead of all of them tells those apart far bett
 
 A move's value blends the two: its evaluation counts as ``PRIOR_PLAYOUTS`` playouts with
 the result ``(1 + evaluation) / 2`` (the evaluation is in [-1, 1], a result in [0, 1]),
-so with few playouts the evaluation decides and with many the playouts do."""
+so with few playouts the evaluation decides and with many the playouts do.
+
+The luck of the draw is large in Tantrix, so the candidates are played out in rounds and
+every candidate of a round draws its tiles in the same random order (common random
+numbers): the comparison then measures the moves, not the luck."""
 
 from __future__ import annotations
 
 import time as _time
+
+from ...core import CHANCE
+from .notation import draw_move
 
 #: How many of the best-evaluated moves get played out.
 CANDIDATES = 6
@@ -19,11 +26,17 @@ CANDIDATES = 6
 PRIOR_PLAYOUTS = 4.0
 
 
-def playout(state, player: int, rng) -> float:
+def playout(state, player: int, rng, order=None) -> float:
     """Play ``state`` (a copy: it is changed) to the end at random: ``player``'s result in
-    [0, 1] (win 1, draw 0.5, loss 0 with two players)."""
+    [0, 1] (win 1, draw 0.5, loss 0 with two players). ``order``: the tiles in the order the
+    bag gives them out (each draw is the first one still in the bag), else random draws."""
     while state.outcome is None:
-        state.play_unchecked(rng.choice(state.legal_moves()))
+        if order is not None and state.to_move == CHANCE:
+            bag = state.bag
+            tile = next(t for t in order if t in bag)
+            state.play_unchecked(draw_move(tile))
+        else:
+            state.play_unchecked(rng.choice(state.legal_moves()))
     return state.outcome.reward(player)
 
 
@@ -41,6 +54,7 @@ def best_by_playouts(state, player: int, ranked, rng, deadline=None, budget=None
     totals = [0.0] * len(candidates)
     counts = [0] * len(candidates)
     done = 0
+    order = None
     while True:
         if budget is not None and done >= budget:
             break
@@ -49,9 +63,11 @@ def best_by_playouts(state, player: int, ranked, rng, deadline=None, budget=None
         if budget is None and deadline is None:
             break
         k = done % len(candidates)
+        if k == 0:  # a new round: a new draw order, the same for every candidate
+            order = rng.sample(sorted(state.bag), len(state.bag))
         sim = state.copy()
         sim.play_unchecked(candidates[k][1])
-        totals[k] += playout(sim, player, rng)
+        totals[k] += playout(sim, player, rng, order)
         counts[k] += 1
         done += 1
     best = max(range(len(candidates)), key=lambda k: blended(totals[k], counts[k], candidates[k][0]))
