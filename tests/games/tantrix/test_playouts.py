@@ -24,15 +24,17 @@ class _OneMoveGame:
     """A stand-in state: a move named "win" or "lose" ends the game with that result for
     player 0; "coin" ends it with a fair coin's result."""
 
-    def __init__(self, rng):
+    def __init__(self, rng, played=None):
         self.outcome = None
         self.rng = rng
         self.bag = set()
+        self.played = [] if played is None else played
 
     def copy(self):
-        return _OneMoveGame(self.rng)
+        return _OneMoveGame(self.rng, self.played)
 
     def play_unchecked(self, move):
+        self.played.append(move)
         result = {"win": 1.0, "lose": 0.0}.get(move)
         self.outcome = _Outcome(float(self.rng.random() < 0.5) if result is None else result)
 
@@ -61,12 +63,15 @@ def test_playouts_find_the_winning_move_the_evaluation_ranks_second():
 
 
 def test_only_the_best_candidates_are_played_out():
+    # Six candidates that lose their playouts and a seventh that would win: it is never
+    # played out nor chosen (its evaluation alone would beat the losers' blended value).
     state = _OneMoveGame(random.Random(1))
     ranked = [(0.0, "lose")] * CANDIDATES + [(-0.1, "win")]
-    assert best_by_playouts(state, 0, ranked, random.Random(2), budget=50) == "lose"
+    assert best_by_playouts(state, 0, ranked, random.Random(2), budget=60) == "lose"
+    assert "win" not in state.played and len(state.played) == 60
 
 
-def test_agent_plays_out_free_moves_and_fills_with_a_time_limit(monkeypatch):
+def test_agent_plays_out_free_moves_and_fills(monkeypatch):
     calls = []
     real = playouts.playout
 
@@ -75,7 +80,7 @@ def test_agent_plays_out_free_moves_and_fills_with_a_time_limit(monkeypatch):
         return real(state, player, rng, order)
 
     monkeypatch.setattr(playouts, "playout", counting)
-    agent = TantrixAgent(seed=3, time=0.05)
+    agent = TantrixAgent(seed=3, playouts=12)
     steps = set()
     for seed in range(12):
         for state in decisions(2, seed, min_board=8):
@@ -85,15 +90,22 @@ def test_agent_plays_out_free_moves_and_fills_with_a_time_limit(monkeypatch):
             before = len(calls)
             assert agent.choose(state) in state.legal_moves()
             assert state.key() == key  # the playouts ran on copies
-            assert len(calls) > before
+            assert len(calls) - before == 12
             steps.add(state.step)
         if FREE in steps and steps - {FREE}:
             break
     assert FREE in steps and steps - {FREE}, steps
+    # With a time limit they run by default (as many as the time allows), not when off.
+    states = [s.copy() for s in decisions(2, 0, min_board=8) if s.step == FREE and len(s.legal_moves()) > 1][
+        :4
+    ]
     calls.clear()
-    quiet = TantrixAgent(seed=3, time=0.05, playouts=False)
-    state = next(s for s in decisions(2, 0, min_board=8) if s.step == FREE and len(s.legal_moves()) > 1)
-    assert quiet.choose(state) in state.legal_moves()
+    for state in states:
+        TantrixAgent(seed=3, time=0.2).choose(state)
+    assert calls
+    calls.clear()
+    for state in states:
+        assert TantrixAgent(seed=3, time=0.05, playouts=False).choose(state) in state.legal_moves()
     assert calls == []
 
 

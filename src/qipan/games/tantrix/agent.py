@@ -99,8 +99,10 @@ class TantrixAgent(Agent):
         scored.sort(key=lambda vm: vm[0], reverse=True)
         if not self.lookahead or len(scored) == 1:
             return scored[0][1]
-        budget = None if isinstance(self.playouts, bool) else self.playouts
-        play_out = self.playouts is not False and (budget is None and deadline is not None or bool(budget))
+        if self.playouts is None or isinstance(self.playouts, bool):
+            budget, play_out = None, self.playouts is not False and deadline is not None
+        else:
+            budget, play_out = self.playouts, self.playouts > 0
         if state.step == FREE:
             reply_deadline = deadline
             if play_out and deadline is not None:
