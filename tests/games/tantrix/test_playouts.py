@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from qipan.core import CHANCE
 from qipan.games.tantrix import TantrixAgent, playouts
 from qipan.games.tantrix.playouts import CANDIDATES, PRIOR_PLAYOUTS, best_by_playouts, blended
 from qipan.games.tantrix.rules import FREE
@@ -124,6 +125,34 @@ def test_playouts_of_a_round_draw_the_same_tiles():
     assert draws[0] and draws[1]
     n = min(len(draws[0]), len(draws[1]))
     assert draws[0][:n] == draws[1][:n]
+
+
+def test_building_moves_turn_the_movers_colour_to_the_most_neighbours():
+    from qipan.games.tantrix.strategy import own_contacts
+
+    state = next(s for s in decisions(2, 8, min_board=10) if s.step == FREE and len(s.legal_moves()) > 5)
+    colour = state.colours[state.to_move]
+    counts = {m: own_contacts(m, colour, state.edges) for m in state.legal_moves()}
+    chosen = playouts.building_moves(state, state.legal_moves())
+    assert chosen and len(set(counts.values())) > 1
+    assert {counts[m] for m in chosen} == {max(counts.values())}
+    assert set(chosen) == {m for m, k in counts.items() if k == max(counts.values())}
+
+
+def test_a_playout_builds_at_the_set_share(monkeypatch):
+    # With every move a building one, each choice in the playout is a building move.
+    monkeypatch.setattr(playouts, "BUILD_SHARE", 1.0)
+    state = next(s for s in decisions(2, 2, min_board=10) if s.step == FREE)
+    sim = state.copy()
+    playouts.playout(sim, 0, random.Random(5))
+    replay = state.copy()
+    checked = 0
+    for move in sim.history[len(state.history) :]:
+        if replay.to_move != CHANCE and len(replay.legal_moves()) > 1:
+            assert move in playouts.building_moves(replay, replay.legal_moves())
+            checked += 1
+        replay.play(move)
+    assert checked >= 5 and replay.outcome is not None
 
 
 def test_playout_budget_without_a_time_limit_is_reproducible():

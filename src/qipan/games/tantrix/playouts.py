@@ -1,9 +1,12 @@
 """Random playouts to check the agent's best few moves (``TantrixAgent``).
 
 The evaluation ranks the moves; the few best are then played out to the end of the game
-again and again, the bag drawn at random each time (the agent never sees its order) and
-every later move random, as the generic ``mcts`` does for all moves. Spending the
-playouts on a handful of moves instead of all of them tells those apart far better.
+again and again, the bag drawn at random each time (the agent never sees its order).
+Spending the playouts on a handful of moves instead of all of them (as the generic
+``mcts`` does) tells those apart far better. In a playout half the moves are *building*
+ones: a placement that turns the mover's colour towards as many neighbours as it can
+(joining its tracks); the rest are uniformly random. Purely random players never extend
+their own lines on purpose, so a random playout misjudges whose lines will grow.
 
 A move's value blends the two: its evaluation counts as ``PRIOR_PLAYOUTS`` playouts with
 the result ``(1 + evaluation) / 2`` (the evaluation is in [-1, 1], a result in [0, 1]),
@@ -19,25 +22,38 @@ import time as _time
 
 from ...core import CHANCE
 from .notation import draw_move
+from .strategy import own_contacts
 
 #: How many of the best-evaluated moves get played out.
 CANDIDATES = 6
 #: How many playouts the evaluation of a move is worth.
 PRIOR_PLAYOUTS = 4.0
+#: The share of a playout's moves (where there is a choice) that are building ones.
+BUILD_SHARE = 0.5
 
 
 def playout(state, player: int, rng, order=None) -> float:
-    """Play ``state`` (a copy: it is changed) to the end at random: ``player``'s result in
-    [0, 1] (win 1, draw 0.5, loss 0 with two players). ``order``: the tiles in the order the
-    bag gives them out (each draw is the first one still in the bag), else random draws."""
+    """Play ``state`` (a copy: it is changed) to the end: ``player``'s result in [0, 1]
+    (win 1, draw 0.5, loss 0 with two players). ``order``: the tiles in the order the bag
+    gives them out (each draw is the first one still in the bag), else random draws."""
     while state.outcome is None:
-        if order is not None and state.to_move == CHANCE:
+        if state.to_move == CHANCE and order is not None:
             bag = state.bag
-            tile = next(t for t in order if t in bag)
-            state.play_unchecked(draw_move(tile))
-        else:
-            state.play_unchecked(rng.choice(state.legal_moves()))
+            state.play_unchecked(draw_move(next(t for t in order if t in bag)))
+            continue
+        moves = state.legal_moves()
+        if state.to_move != CHANCE and len(moves) > 1 and rng.random() < BUILD_SHARE:
+            moves = building_moves(state, moves)
+        state.play_unchecked(rng.choice(moves))
     return state.outcome.reward(player)
+
+
+def building_moves(state, moves):
+    """The placements that turn the mover's colour towards the most neighbours."""
+    colour, edges = state.colours[state.to_move], state.edges
+    contacts = [own_contacts(move, colour, edges) for move in moves]
+    most = max(contacts)
+    return [move for move, k in zip(moves, contacts, strict=True) if k == most]
 
 
 def blended(total: float, count: int, evaluation: float, prior: float = PRIOR_PLAYOUTS) -> float:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields, replace
 
-from .hexgrid import DIRECTIONS, Cell, geometry_allows, side_pattern
+from .hexgrid import DIRECTIONS, Cell, geometry_allows, neighbours, side_pattern
 from .tiles import ORIENTED, fitting
 from .tracks import link_ends, track_value, tracks
 
@@ -208,22 +208,20 @@ def evaluate(state, player: int, cache: dict | None = None, weights: Weights = D
     return math.tanh((pots[mine] - weights.opponent * max(others)) / scale)
 
 
+def own_contacts(move, colour: str, edges) -> int:
+    """How many sides of ``colour`` the placement turns towards occupied neighbours (each
+    joins a track of that colour)."""
+    if move.data[0] != "place":
+        return 0
+    _, tile, cell, rot, _ = move.data
+    oriented = ORIENTED[tile][rot]
+    return sum(1 for d, nb in enumerate(neighbours(cell)) if oriented[d] == colour and nb in edges)
+
+
 def order_moves(state, moves):
     """Placements that join the mover's colour to neighbours first (cheap, no evaluation)."""
     if state.to_move is None or state.to_move < 0:
         return moves
     colour = state.colours[state.to_move]
     edges = state.edges
-
-    def joins(move) -> int:
-        if move.data[0] != "place":
-            return 0
-        _, tile, (q, r), rot, _ = move.data
-        oriented = ORIENTED[tile][rot]
-        k = 0
-        for d, (dq, dr) in enumerate(DIRECTIONS):
-            if oriented[d] == colour and (q + dq, r + dr) in edges:
-                k += 1
-        return k
-
-    return sorted(moves, key=joins, reverse=True)
+    return sorted(moves, key=lambda move: own_contacts(move, colour, edges), reverse=True)
