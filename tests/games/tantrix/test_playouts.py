@@ -165,3 +165,5 @@ def test_playout_budget_without_a_time_limit_is_reproducible():
 def test_a_negative_playout_budget_is_refused():
     with pytest.raises(ValueError, match="playouts must be a count >= 0 or False, got -1"):
         TantrixAgent(playouts=-1)
+    with pytest.raises(ValueError, match="playouts must be a count >= 0 or False, got '5'"):
+        TantrixAgent(playouts="5")

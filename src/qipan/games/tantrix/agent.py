@@ -66,8 +66,8 @@ class TantrixAgent(Agent):
         as the time limit allows (none without one), ``False`` for none."""
         super().__init__(time=time, iterations=iterations, depth=depth, seed=seed)
         self.lookahead = lookahead
-        if playouts is not None and not isinstance(playouts, bool) and playouts < 0:
-            raise ValueError(f"playouts must be a count >= 0 or False, got {playouts}")
+        if not (playouts is None or isinstance(playouts, int) and playouts >= 0):  # bools pass
+            raise ValueError(f"playouts must be a count >= 0 or False, got {playouts!r}")
         self.playouts = playouts
         self.weights = Weights.parse(weights) if isinstance(weights, str) else weights or DEFAULT
 

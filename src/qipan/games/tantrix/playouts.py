@@ -63,9 +63,10 @@ def blended(total: float, count: int, evaluation: float, prior: float = PRIOR_PL
 
 def best_by_playouts(state, player: int, ranked, rng, deadline=None, budget=None):
     """The best of ``ranked`` ((evaluation, move), best first) after playouts, taken in
-    turn until ``deadline`` (perf_counter) or ``budget`` playouts in all."""
+    turn until ``deadline`` (perf_counter) or ``budget`` playouts in all (with neither:
+    the first)."""
     candidates = ranked[:CANDIDATES]
-    if len(candidates) == 1:
+    if len(candidates) == 1 or budget is None and deadline is None:
         return candidates[0][1]
     totals = [0.0] * len(candidates)
     counts = [0] * len(candidates)
@@ -75,8 +76,6 @@ def best_by_playouts(state, player: int, ranked, rng, deadline=None, budget=None
         if budget is not None and done >= budget:
             break
         if deadline is not None and _time.perf_counter() > deadline:
-            break
-        if budget is None and deadline is None:
             break
         k = done % len(candidates)
         if k == 0:  # a new round: a new draw order, the same for every candidate
