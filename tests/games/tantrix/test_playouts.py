@@ -5,20 +5,15 @@ import random
 
 import pytest
 
-from qipan.core import CHANCE
+from qipan.core import CHANCE, Outcome
 from qipan.games.tantrix import TantrixAgent, playouts
 from qipan.games.tantrix.playouts import CANDIDATES, PRIOR_PLAYOUTS, best_by_playouts, blended
 from qipan.games.tantrix.rules import FREE
 
 from .test_agent import decisions
 
-
-class _Outcome:
-    def __init__(self, reward):
-        self._reward = reward
-
-    def reward(self, player):
-        return self._reward
+WON = Outcome((0,), (20.0, 10.0), "all tiles are placed")
+LOST = Outcome((1,), (10.0, 20.0), "all tiles are placed")
 
 
 class _OneMoveGame:
@@ -30,14 +25,15 @@ class _OneMoveGame:
         self.rng = rng
         self.bag = set()
         self.played = [] if played is None else played
+        self.colours = ("red", "yellow")
 
     def copy(self):
         return _OneMoveGame(self.rng, self.played)
 
     def play_unchecked(self, move):
         self.played.append(move)
-        result = {"win": 1.0, "lose": 0.0}.get(move)
-        self.outcome = _Outcome(float(self.rng.random() < 0.5) if result is None else result)
+        result = {"win": WON, "lose": LOST}.get(move)
+        self.outcome = (WON if self.rng.random() < 0.5 else LOST) if result is None else result
 
     def legal_moves(self):
         return []
@@ -167,3 +163,20 @@ def test_a_negative_playout_budget_is_refused():
         TantrixAgent(playouts=-1)
     with pytest.raises(ValueError, match="playouts must be a count >= 0 or False, got '5'"):
         TantrixAgent(playouts="5")
+
+
+def test_playout_result_counts_the_margin_as_well_as_the_win():
+    from qipan.games.tantrix.playouts import MARGIN_SCALE, MARGIN_SHARE, playout_result
+
+    def result(scores, winners, colours=("red", "yellow"), player=0):
+        return playout_result(Outcome(winners, scores, "all tiles are placed"), colours, player)
+
+    big_win, small_win = result((20.0, 10.0), (0,)), result((11.0, 10.0), (0,))
+    small_loss, big_loss = result((10.0, 11.0), (1,)), result((10.0, 20.0), (1,))
+    assert 1.0 > big_win > small_win > 0.5 > small_loss > big_loss > 0.0
+    assert result((12.0, 12.0), ()) == 0.5
+    # A win by MARGIN_SCALE points: the whole win part plus 3/4 of the margin part.
+    assert result((10.0 + MARGIN_SCALE, 10.0), (0,)) == pytest.approx(1 - MARGIN_SHARE + 0.75 * MARGIN_SHARE)
+    # Doubles: the margin is over the best seat of the other colour, not the partner.
+    doubles = ("red", "yellow", "red", "yellow")
+    assert result((15.0, 9.0, 15.0, 13.0), (0, 2), doubles) == result((15.0, 13.0), (0,))

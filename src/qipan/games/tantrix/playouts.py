@@ -8,6 +8,10 @@ ones: a placement that turns the mover's colour towards as many neighbours as it
 (joining its tracks); the rest are uniformly random. Purely random players never extend
 their own lines on purpose, so a random playout misjudges whose lines will grow.
 
+A playout's result is half win or loss and half the final score margin (through a tanh,
+``MARGIN_SCALE`` points worth 3/4): a win by ten points tells more than a win by one,
+and with only a few playouts per move the margin separates the moves far better.
+
 A move's value blends the two: its evaluation counts as ``PRIOR_PLAYOUTS`` playouts with
 the result ``(1 + evaluation) / 2`` (the evaluation is in [-1, 1], a result in [0, 1]),
 so with few playouts the evaluation decides and with many the playouts do.
@@ -18,6 +22,7 @@ numbers): the comparison then measures the moves, not the luck."""
 
 from __future__ import annotations
 
+import math
 import time as _time
 
 from ...core import CHANCE
@@ -30,11 +35,15 @@ CANDIDATES = 6
 PRIOR_PLAYOUTS = 4.0
 #: The share of a playout's moves (where there is a choice) that are building ones.
 BUILD_SHARE = 0.5
+#: The share of a playout's result that is the score margin rather than win or loss.
+MARGIN_SHARE = 0.5
+#: The margin (points) worth three quarters of the margin part.
+MARGIN_SCALE = 6.0
 
 
 def playout(state, player: int, rng, order=None) -> float:
     """Play ``state`` (a copy: it is changed) to the end: ``player``'s result in [0, 1]
-    (win 1, draw 0.5, loss 0 with two players). ``order``: the tiles in the order the bag
+    (``playout_result``). ``order``: the tiles in the order the bag
     gives them out (each draw is the first one still in the bag), else random draws."""
     while state.outcome is None:
         if state.to_move == CHANCE and order is not None:
@@ -45,7 +54,22 @@ def playout(state, player: int, rng, order=None) -> float:
         if state.to_move != CHANCE and len(moves) > 1 and rng.random() < BUILD_SHARE:
             moves = building_moves(state, moves)
         state.play_unchecked(rng.choice(moves))
-    return state.outcome.reward(player)
+    return playout_result(state.outcome, state.colours, player)
+
+
+def playout_result(outcome, colours, player: int) -> float:
+    """``player``'s result in [0, 1]: the win, draw or loss blended with the margin of
+    its score over the best other colour's (``MARGIN_SHARE``, ``MARGIN_SCALE``)."""
+    result = outcome.reward(player)
+    if MARGIN_SHARE:
+        scores = outcome.scores
+        rival = max(s for s, c in zip(scores, colours, strict=True) if c != colours[player])
+        margin = 0.5 + 0.5 * math.tanh((scores[player] - rival) / MARGIN_SCALE * _THREE_QUARTERS)
+        result = (1.0 - MARGIN_SHARE) * result + MARGIN_SHARE * margin
+    return result
+
+
+_THREE_QUARTERS = math.atanh(0.5)  # tanh(x) = 0.5 at x = this: 0.5 + 0.5 * 0.5 = 3/4
 
 
 def building_moves(state, moves):
