@@ -180,3 +180,18 @@ def test_playout_result_counts_the_margin_as_well_as_the_win():
     # Doubles: the margin is over the best seat of the other colour, not the partner.
     doubles = ("red", "yellow", "red", "yellow")
     assert result((15.0, 9.0, 15.0, 13.0), (0, 2), doubles) == result((15.0, 13.0), (0,))
+
+
+@pytest.mark.parametrize("preset,players", [("tantrix", 3), ("tantrix", 4), ("tantrix-doubles", 4)])
+def test_playouts_play_legal_moves_for_three_and_four_players_and_doubles(preset, players):
+    from .conftest import make, play_random
+
+    agent = TantrixAgent(seed=players, iterations=10, playouts=6)
+    state = make(preset).new(players=players)
+    play_random(state, players, stop=lambda s: len(s.board) >= 8 and s.to_move != CHANCE)
+    for _ in range(4):
+        key = state.key()
+        move = agent.choose(state)
+        assert state.key() == key and move in state.legal_moves()
+        state.play(move)
+        play_random(state, players, stop=lambda s: s.to_move != CHANCE)
