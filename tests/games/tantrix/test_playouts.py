@@ -7,9 +7,18 @@ import pytest
 
 from qipan.core import CHANCE, Outcome
 from qipan.games.tantrix import TantrixAgent, playouts
-from qipan.games.tantrix.playouts import CANDIDATES, PRIOR_PLAYOUTS, best_by_playouts, blended
+from qipan.games.tantrix.playouts import (
+    CANDIDATES,
+    MARGIN_SCALE,
+    MARGIN_SHARE,
+    PRIOR_PLAYOUTS,
+    best_by_playouts,
+    blended,
+    playout_result,
+)
 from qipan.games.tantrix.rules import FREE
 
+from .conftest import make, play_random
 from .test_agent import decisions
 
 WON = Outcome((0,), (20.0, 10.0), "all tiles are placed")
@@ -166,8 +175,6 @@ def test_a_negative_playout_budget_is_refused():
 
 
 def test_playout_result_counts_the_margin_as_well_as_the_win():
-    from qipan.games.tantrix.playouts import MARGIN_SCALE, MARGIN_SHARE, playout_result
-
     def result(scores, winners, colours=("red", "yellow"), player=0):
         return playout_result(Outcome(winners, scores, "all tiles are placed"), colours, player)
 
@@ -184,8 +191,6 @@ def test_playout_result_counts_the_margin_as_well_as_the_win():
 
 @pytest.mark.parametrize("preset,players", [("tantrix", 3), ("tantrix", 4), ("tantrix-doubles", 4)])
 def test_playouts_play_legal_moves_for_three_and_four_players_and_doubles(preset, players):
-    from .conftest import make, play_random
-
     agent = TantrixAgent(seed=players, iterations=10, playouts=6)
     state = make(preset).new(players=players)
     play_random(state, players, stop=lambda s: len(s.board) >= 8 and s.to_move != CHANCE)

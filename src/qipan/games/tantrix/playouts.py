@@ -39,12 +39,13 @@ BUILD_SHARE = 0.5
 MARGIN_SHARE = 0.5
 #: The margin (points) worth three quarters of the margin part.
 MARGIN_SCALE = 6.0
+_THREE_QUARTERS = math.atanh(0.5)  # tanh of this is 1/2, so the margin part is 1/2 + 1/4
 
 
 def playout(state, player: int, rng, order=None) -> float:
     """Play ``state`` (a copy: it is changed) to the end: ``player``'s result in [0, 1]
-    (``playout_result``). ``order``: the tiles in the order the bag
-    gives them out (each draw is the first one still in the bag), else random draws."""
+    (``playout_result``). ``order``: the tiles in the order the bag gives them out (each
+    draw is the first one still in the bag), else random draws."""
     while state.outcome is None:
         if state.to_move == CHANCE and order is not None:
             bag = state.bag
@@ -67,9 +68,6 @@ def playout_result(outcome, colours, player: int) -> float:
         margin = 0.5 + 0.5 * math.tanh((scores[player] - rival) / MARGIN_SCALE * _THREE_QUARTERS)
         result = (1.0 - MARGIN_SHARE) * result + MARGIN_SHARE * margin
     return result
-
-
-_THREE_QUARTERS = math.atanh(0.5)  # tanh(x) = 0.5 at x = this: 0.5 + 0.5 * 0.5 = 3/4
 
 
 def building_moves(state, moves):
