@@ -77,7 +77,9 @@ def db_url(request, tmp_path):
 
     engine = sa.create_engine(url)
     with engine.begin() as conn:
-        conn.execute(sa.text("DROP TABLE IF EXISTS moves, games, alembic_version CASCADE"))
+        # Every table, whichever migrations created them.
+        conn.execute(sa.text("DROP SCHEMA public CASCADE"))
+        conn.execute(sa.text("CREATE SCHEMA public"))
     engine.dispose()
 
 
