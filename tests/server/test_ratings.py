@@ -38,7 +38,8 @@ def test_one_game_moves_both_players_opposite_ways():
     "clock, days, expected",
     [
         ({"mode": "total", "initial": 60, "increment": 0}, None, "bullet"),
-        ({"mode": "total", "initial": 120, "increment": 1}, None, "blitz"),
+        ({"mode": "total", "initial": 120, "increment": 1}, None, "bullet"),
+        ({"mode": "total", "initial": 180, "increment": 0}, None, "blitz"),
         ({"mode": "total", "initial": 300, "increment": 3}, None, "blitz"),
         ({"mode": "total", "initial": 600, "increment": 0}, None, "rapid"),
         ({"mode": "total", "initial": 1800, "increment": 0}, None, "classical"),
