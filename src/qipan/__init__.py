@@ -25,6 +25,8 @@ from .core import (
     specs,
 )
 
+from . import agents  # noqa: E402  (qipan.agents.load works right after import qipan)
+
 __version__ = "0.1.0"
 
 
@@ -35,6 +37,7 @@ def games() -> list[GameSpec]:
 
 __all__ = [
     "CHANCE",
+    "agents",
     "Game",
     "GameSpec",
     "IllegalMove",

@@ -132,11 +132,33 @@ def test_unknown_game_id_and_unknown_game_name(client):
         ),
         (
             {"game": "toy-ttt", "seats": [{"kind": "bot", "limits": {"time": 1e6}}, {"kind": "human"}]},
-            "at most",
+            "not allowed",
+        ),
+        (
+            {"game": "toy-ttt", "seats": [{"kind": "bot", "limits": {"time": 120}}, {"kind": "human"}]},
+            "at most 60",
+        ),
+        (
+            {
+                "game": "toy-ttt",
+                "seats": [{"kind": "bot", "limits": {"iterations": 10**15}}, {"kind": "human"}],
+            },
+            "not allowed",
+        ),
+        (
+            {
+                "game": "toy-ttt",
+                "seats": [{"kind": "bot", "limits": {"iterations": 5_000_000}}, {"kind": "human"}],
+            },
+            "at most 1,000,000",
+        ),
+        (
+            {"game": "toy-ttt", "seats": [{"kind": "bot", "limits": {"depth": 10**30}}, {"kind": "human"}]},
+            "not allowed",
         ),
         (
             {"game": "toy-ttt", "seats": [{"kind": "bot", "limits": {"speed": 1}}, {"kind": "human"}]},
-            "unknown bot",
+            "no parameter 'speed'",
         ),
         ({"game": "toy-ttt", "clock": {"mode": "hourglass", "initial": 5}}, "clock mode"),
         ({"game": "toy-ttt", "clock": {"mode": "total", "initial": -5}}, "positive"),
@@ -159,7 +181,9 @@ def test_bots_must_play_the_game_family(client, monkeypatch):
     r = client.post(
         "/api/games", json={"game": "toy-ttt", "seats": [{"kind": "bot", "agent": "chess-only"}, {}]}
     )
-    assert r.status_code == 400 and "plays only chess" in r.json()["error"]
+    error = r.json()["error"]
+    assert r.status_code == 400 and "does not play" in error and "agents that do:" in error
+    assert "chess-only" not in error.partition("agents that do:")[2]
     monkeypatch.setitem(base._AGENTS, "toy-only", AgentSpec("toy-only", RandomAgent, "test", ("toy",)))
     r = client.post(
         "/api/games", json={"game": "toy-ttt", "seats": [{"kind": "bot", "agent": "toy-only"}, {}]}

@@ -94,6 +94,7 @@ class HiddenToyState(ToyState):
 
 class HiddenToyGame(ToyGame):
     id = "toy-hidden"
+    hides_information = True
 
     def new_state(self, players, rng):
         return HiddenToyState(self, players)
@@ -111,8 +112,10 @@ class TickerGame(Game):
     family = "toy"
     players = (1,)
 
+    idle_move = "-"
+
     @property
-    def realtime_tick_seconds(self):
+    def realtime_tick(self):
         return self.options["tick"]
 
     def new_state(self, players, rng):

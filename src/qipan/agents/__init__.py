@@ -1,28 +1,72 @@
 """AI players. ``qipan.agents.load("mcts", time=1.0)``; game packages add their own."""
 
+from ..core.registry import Option
 from .alphabeta import AlphaBetaAgent
-from .base import Agent, AgentSpec, agent_specs, load, register_agent, strongest_agent_name
+from .base import (
+    LIMIT_OPTIONS,
+    Agent,
+    AgentSpec,
+    agent_spec,
+    agent_specs,
+    agents_for,
+    load,
+    parse_agent,
+    register_agent,
+    strongest_agent_name,
+)
 from .mcts import MCTSAgent
 from .random_agent import RandomAgent
 
 register_agent(AgentSpec("random", RandomAgent, "uniformly random legal moves"))
-register_agent(AgentSpec("mcts", MCTSAgent, "Monte Carlo tree search (UCT), any game, n players, chance"))
+register_agent(
+    AgentSpec(
+        "mcts",
+        MCTSAgent,
+        "Monte Carlo tree search (UCT), any game, n players, chance",
+        options=(
+            Option("exploration", float, 1.4, "UCT exploration constant", minimum=0.0, maximum=100.0),
+            Option(
+                "playout_cap",
+                int,
+                400,
+                "plies after which a playout is scored by the evaluation",
+                minimum=1,
+                maximum=100_000,
+            ),
+        ),
+    )
+)
 register_agent(
     AgentSpec(
         "alphabeta",
         AlphaBetaAgent,
         "alpha-beta with iterative deepening and a transposition table (2 players)",
+        players=(2,),
+        options=(
+            Option(
+                "table_size",
+                int,
+                1_000_000,
+                "transposition-table entries kept",
+                minimum=1,
+                maximum=100_000_000,
+            ),
+        ),
     )
 )
 
 __all__ = [
+    "LIMIT_OPTIONS",
     "Agent",
     "AgentSpec",
     "AlphaBetaAgent",
     "MCTSAgent",
     "RandomAgent",
+    "agent_spec",
     "agent_specs",
+    "agents_for",
     "load",
+    "parse_agent",
     "register_agent",
     "strongest_agent_name",
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time as _time
 
-from ..core.errors import OptionError
+from ..core.errors import OptionError, SearchTimeout
 from ..core.game import CHANCE, State
 from ..core.move import Move
 from .base import Agent
@@ -16,10 +16,6 @@ from .base import Agent
 WIN = 1_000_000.0
 INF = float("inf")
 EXACT, LOWER, UPPER = 0, 1, 2
-
-
-class _Timeout(Exception):
-    pass
 
 
 class AlphaBetaAgent(Agent):
@@ -51,7 +47,7 @@ class AlphaBetaAgent(Agent):
         for depth in range(1, (self.depth or 64) + 1):
             try:
                 score, move = self._root(work, depth, moves)
-            except _Timeout:
+            except SearchTimeout:
                 break
             best, self.reached_depth, self.last_score = move, depth, score
             moves.remove(move)
@@ -78,7 +74,7 @@ class AlphaBetaAgent(Agent):
         self.nodes += 1
         # Checked at every node: a game's evaluate or order_moves may cost a millisecond.
         if self._deadline is not None and _time.perf_counter() > self._deadline:
-            raise _Timeout
+            raise SearchTimeout
         me = self._me
         if state.outcome is not None:
             r = state.outcome.reward(me)

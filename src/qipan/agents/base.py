@@ -6,6 +6,7 @@ stops by the first one it reaches. ``seed`` makes it reproducible."""
 
 from __future__ import annotations
 
+import math
 import random
 import time as _time
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from typing import Any
 from ..core.errors import OptionError, QipanError
 from ..core.game import Game, State
 from ..core.move import Move
+from ..core.registry import Option
 
 
 class Agent:
@@ -28,7 +30,7 @@ class Agent:
         seed: int | None = None,
     ):
         for label, value in (("time", time), ("iterations", iterations), ("depth", depth)):
-            if value is not None and value <= 0:
+            if value is not None and not (math.isfinite(value) and value > 0):
                 raise OptionError(f"agent limit {label} must be positive, not {value}")
         self.time = time
         self.iterations = iterations
@@ -54,8 +56,35 @@ class Agent:
         return f"{self.name}({', '.join(limits)})" if limits else self.name
 
 
+#: The limits every agent takes, with the bounds the CLI, the server and the lobby enforce.
+LIMIT_OPTIONS = (
+    Option("time", float, None, "seconds per move", minimum=0.001, maximum=3600.0, allow_none=True),
+    Option(
+        "iterations",
+        int,
+        None,
+        "iterations per move (playouts, candidates or nodes: the agent says which)",
+        minimum=1,
+        maximum=100_000_000,
+        allow_none=True,
+    ),
+    Option("depth", int, None, "search depth in plies", minimum=1, maximum=64, allow_none=True),
+    Option(
+        "seed",
+        int,
+        None,
+        "random seed (reproducible play)",
+        minimum=-(2**63),
+        maximum=2**63 - 1,
+        allow_none=True,
+    ),
+)
+
+
 @dataclass(frozen=True)
 class AgentSpec:
+    """A registered agent: what it plays and the typed parameters it takes."""
+
     name: str
     make: Callable[..., Agent]
     description: str
@@ -65,11 +94,55 @@ class AgentSpec:
     supports: Callable[[Game], bool] | None = None
     #: Preference among the agents of a family for "the strongest agent" (higher first).
     strength: int = 0
+    #: Player counts it plays; None for any.
+    players: tuple[int, ...] | None = None
+    #: Its own parameters, beyond the limits of ``LIMIT_OPTIONS``.
+    options: tuple[Option, ...] = ()
+    #: Needs the game's evaluation (``Game.has_evaluation``) to play it.
+    needs_evaluation: bool = False
 
-    def plays(self, game: Game) -> bool:
+    def plays(self, game: Game, players: int | None = None) -> bool:
+        return self.refusal(game, players) is None
+
+    def refusal(self, game: Game, players: int | None = None) -> str | None:
+        """Why this agent cannot play ``game`` with ``players`` players, or None."""
         if self.families is not None and game.family not in self.families:
-            return False
-        return self.supports is None or self.supports(game)
+            return f"the {self.name} agent does not play {game.title}"
+        if self.supports is not None and not self.supports(game):
+            return f"the {self.name} agent does not play {game.title} with these options"
+        if self.needs_evaluation and not game.has_evaluation:
+            return f"the {self.name} agent needs an evaluation, which {game.title} does not provide"
+        if players is not None and self.players is not None and players not in self.players:
+            counts = " or ".join(map(str, self.players))
+            return f"the {self.name} agent plays games of {counts} players, not {players}"
+        return None
+
+    def all_options(self) -> tuple[Option, ...]:
+        return LIMIT_OPTIONS + self.options
+
+    def parse(self, raw: dict[str, Any] | None) -> dict[str, Any]:
+        """Typed parameters from strings (command line) or JSON values (server, lobby)."""
+        known = {o.name: o for o in self.all_options()}
+        out = {}
+        for key, value in (raw or {}).items():
+            if key not in known:
+                raise OptionError(
+                    f"the {self.name} agent has no parameter {key!r}; its parameters are: {', '.join(known)}"
+                )
+            coerced = known[key].coerce(value)
+            if coerced is not None:
+                out[key] = coerced
+        return out
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "families": list(self.families) if self.families is not None else None,
+            "players": list(self.players) if self.players is not None else None,
+            "strength": self.strength,
+            "options": [o.to_dict() for o in self.all_options()],
+        }
 
 
 _AGENTS: dict[str, AgentSpec] = {}
@@ -86,23 +159,51 @@ def agent_specs() -> list[AgentSpec]:
     return sorted(_AGENTS.values(), key=lambda a: a.name)
 
 
-def strongest_agent_name(game: Game) -> str:
+def agent_spec(name: str) -> AgentSpec:
+    names = {a.name: a for a in agent_specs()}
+    if name not in names:
+        raise OptionError(f"unknown agent {name!r}; known agents: {', '.join(sorted(names))}")
+    return names[name]
+
+
+def agents_for(game: Game, players: int | None = None) -> list[AgentSpec]:
+    """The agents that play ``game`` with ``players`` players."""
+    return [a for a in agent_specs() if a.plays(game, players)]
+
+
+def strongest_agent_name(game: Game, players: int | None = None) -> str:
     """The agent to play ``game`` well: the preferred agent made for its family, else
     alpha-beta where the game provides an evaluation for two players, else MCTS."""
-    own = [a for a in agent_specs() if a.families and a.plays(game)]
+    able = agents_for(game, players)
+    own = [a for a in able if a.families]
     if own:
         return max(own, key=lambda a: a.strength).name
-    if game.players == (2,) and type(game).evaluate is not Game.evaluate:
+    count = players if players is not None else game.players[0]
+    if count == 2 and game.has_evaluation and any(a.name == "alphabeta" for a in able):
         return "alphabeta"
     return "mcts"
 
 
-def load(name: str, **limits: Any) -> Agent:
-    """An agent by name: ``qipan.agents.load("mcts", time=1.0, seed=7)``."""
-    names = {a.name: a for a in agent_specs()}
-    if name not in names:
-        raise OptionError(f"unknown agent {name!r}; known agents: {', '.join(sorted(names))}")
-    try:
-        return names[name].make(**limits)
-    except TypeError as exc:
-        raise OptionError(f"bad limits for agent {name!r}: {exc}") from exc
+def parse_agent(text: str) -> tuple[str, dict[str, str]]:
+    """``"mcts:time=2,exploration=0.5"`` -> ``("mcts", {"time": "2", "exploration": "0.5"})``."""
+    name, _, args = text.strip().partition(":")
+    params: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in args.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise OptionError(f"bad agent parameter {part!r}: expected key=value, e.g. mcts:time=2")
+        params[key.strip().replace("-", "_")] = value.strip()
+    return name.strip(), params
+
+
+def load(name: str, game: Game | None = None, players: int | None = None, **params: Any) -> Agent:
+    """An agent by name, its parameters checked and typed:
+    ``qipan.agents.load("mcts", time=1.0, seed=7)``. With ``game`` (and ``players``) an
+    agent that cannot play it is refused with the names of those that can."""
+    spec = agent_spec(name)
+    if game is not None:
+        why = spec.refusal(game, players)
+        if why is not None:
+            able = ", ".join(a.name for a in agents_for(game, players))
+            raise OptionError(f"{why}; agents that do: {able}")
+    return spec.make(**spec.parse(params))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import time as _time
 
-from ..core.game import CHANCE, State
+from ..core.game import CHANCE, State, sample_chance
 from ..core.move import Move
 from .base import Agent
 
@@ -74,7 +74,7 @@ class MCTSAgent(Agent):
         # Selection and expansion.
         while state.outcome is None:
             if state.to_move == CHANCE:
-                move = _sample_chance(state, rng)
+                move = sample_chance(state, rng)
                 child = node.children.get(move)
                 state.play_unchecked(move)
                 if child is None:
@@ -116,10 +116,7 @@ class MCTSAgent(Agent):
         plies = 0
         deadline = self._deadline
         while state.outcome is None and plies < self.playout_cap:
-            if state.to_move == CHANCE:
-                state.play_unchecked(_sample_chance(state, rng))
-            else:
-                state.play_unchecked(rng.choice(state.legal_moves()))
+            state.play_unchecked(state.random_move(rng))
             plies += 1
             # A long playout must not overrun the move's time: cut it and evaluate.
             if deadline is not None and plies % 16 == 0 and _time.perf_counter() > deadline:
@@ -128,14 +125,3 @@ class MCTSAgent(Agent):
         if state.outcome is not None:
             return [state.outcome.reward(p) for p in range(n)]
         return [(state.game.evaluate(state, p) + 1.0) / 2.0 for p in range(n)]
-
-
-def _sample_chance(state: State, rng) -> Move:
-    r = rng.random()
-    acc = 0.0
-    outcomes = state.chance_outcomes()
-    for move, p in outcomes:
-        acc += p
-        if r < acc:
-            return move
-    return outcomes[-1][0]

@@ -1,7 +1,7 @@
 """The contract: Game, State, Move, Outcome, errors, registry and records."""
 
-from .errors import IllegalMove, NotationError, OptionError, QipanError, RecordError
-from .game import CHANCE, Game, State, resolve_chance
+from .errors import IllegalMove, NotationError, OptionError, QipanError, RecordError, SearchTimeout
+from .game import CHANCE, Game, State, resolve_chance, sample_chance
 from .move import Move
 from .outcome import Outcome
 from .registry import GameSpec, Option, load, register, spec, specs
@@ -22,6 +22,8 @@ __all__ = [
     "load",
     "register",
     "resolve_chance",
+    "sample_chance",
+    "SearchTimeout",
     "spec",
     "specs",
 ]

@@ -5,7 +5,7 @@ class QipanError(Exception):
     """Base class of qipan's own errors."""
 
 
-class IllegalMove(QipanError):
+class IllegalMove(QipanError, ValueError):
     """A move that the rules do not allow here. The state is unchanged."""
 
     def __init__(self, reason: str, move: object = None):
@@ -30,3 +30,8 @@ class RecordError(QipanError):
         super().__init__(where + reason)
         self.reason = reason
         self.ply = ply
+
+
+class SearchTimeout(Exception):
+    """Raised inside a search when its deadline passes; the agent catches it and answers
+    with the best move of the last finished iteration. Not an error for the user."""

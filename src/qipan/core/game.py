@@ -25,6 +25,23 @@ class Game:
     #: Allowed player counts; the first is the default.
     players: tuple[int, ...] = (2,)
 
+    # -- declared capabilities: front ends read these, they never infer them ---------------
+    #: ``state.view(player)`` hides something from ``player`` (a record of an unfinished
+    #: game is then not shown to spectators).
+    hides_information: bool = False
+    #: Seconds per tick when the game is played in real time (None: turn-based).
+    realtime_tick: float | None = None
+    #: The move a seat makes by letting a real-time tick pass.
+    idle_move: str | None = None
+    #: ``evaluate`` and ``order_moves`` carry knowledge (alpha-beta can play the game).
+    has_evaluation: bool = False
+    #: ``"module:function(game, players, seed)"`` of the game's own terminal front end.
+    terminal: str | None = None
+    #: ``"module:Class"`` of the game's scoring-match driver (see ``qipan play --match``).
+    scoring_match: str | None = None
+    #: Names of the agents that play this game perfectly (exact solvers).
+    solved_by: tuple[str, ...] = ()
+
     def __init__(self, **options: Any):
         self.options: dict[str, Any] = dict(options)
         #: Registry id this game was loaded under (a preset id); set by ``registry.load``.
@@ -76,6 +93,18 @@ class Game:
     def order_moves(self, state: State, moves: list[Move]) -> list[Move]:
         """Moves in the order a search should try them (best guesses first)."""
         return moves
+
+    def capabilities(self) -> dict[str, Any]:
+        """The declared capabilities, as the server sends them to the lobby."""
+        return {
+            "hides_information": self.hides_information,
+            "realtime_tick": self.realtime_tick,
+            "idle_move": self.idle_move,
+            "has_evaluation": self.has_evaluation,
+            "terminal": self.terminal is not None,
+            "scoring_match": self.scoring_match is not None,
+            "solved_by": list(self.solved_by),
+        }
 
     def describe(self) -> str:
         opts = ", ".join(f"{k}={v}" for k, v in self.options.items())
@@ -186,8 +215,34 @@ class State:
         return move
 
     def copy(self) -> State:
-        """An independent copy (the Game object is shared)."""
-        return _copy.deepcopy(self, {id(self.game): self.game})
+        """An independent copy (the Game object is shared). Games override ``_copy_parts``,
+        not this, so the history and the undo stack are copied in one place."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.history = list(self.history)
+        new._undo_stack = list(self._undo_stack)  # undo tokens are never changed in place
+        self._copy_parts(new)
+        return new
+
+    def _copy_parts(self, new: State) -> None:
+        """Give ``new`` (a shallow copy of ``self``) its own copy of every mutable part.
+        The default deep-copies all of them; games override it with something faster."""
+        memo = {id(self.game): self.game}
+        for name, value in self.__dict__.items():
+            if name not in ("game", "history", "_undo_stack"):
+                setattr(new, name, _copy.deepcopy(value, memo))
+
+    def random_move(self, rng: random.Random) -> Move:
+        """One random legal move, for playouts: uniform over ``legal_moves()`` for a player,
+        by probability at a chance node. Games may override it with something faster that
+        keeps the same distribution (their docs say so where it differs)."""
+        if self.to_move == CHANCE:
+            return sample_chance(self, rng)
+        return rng.choice(self.legal_moves())
+
+    def _repr_svg_(self) -> str:
+        """Jupyter draws the board."""
+        return self.svg()
 
     def view(self, player: int) -> State:
         """What ``player`` may see. Games with hidden information override this."""
@@ -200,16 +255,20 @@ class State:
         return f"<{type(self).__name__} {self.game.preset} ply={self.ply} to_move={self.to_move}>"
 
 
-def resolve_chance(state: State, rng: random.Random) -> Move:
-    """Pick a chance move by its probability with ``rng`` and play it."""
+def sample_chance(state: State, rng: random.Random) -> Move:
+    """A chance move of ``state`` drawn by its probability with ``rng`` (not played)."""
     outcomes = state.chance_outcomes()
     r = rng.random()
     acc = 0.0
     for move, p in outcomes:
         acc += p
         if r < acc:
-            state.play(move)
             return move
-    move = outcomes[-1][0]
+    return outcomes[-1][0]
+
+
+def resolve_chance(state: State, rng: random.Random) -> Move:
+    """Pick a chance move by its probability with ``rng`` and play it (checked)."""
+    move = sample_chance(state, rng)
     state.play(move)
     return move

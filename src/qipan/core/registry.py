@@ -5,7 +5,8 @@ registry imports them all on first use, so a new game plugs in by existing."""
 from __future__ import annotations
 
 import importlib
-import pkgutil
+import math
+from importlib.metadata import entry_points
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -49,7 +50,10 @@ class Option:
 
     def coerce(self, value: Any) -> Any:
         """The validated value; strings (from a command line or a form) are converted."""
-        bad = OptionError(f"option {self.name}={value!r} is not allowed: expected {self.allowed()}")
+        shown = repr(value)
+        if len(shown) > 40:  # never echo a huge input back
+            shown = shown[:37] + "..."
+        bad = OptionError(f"option {self.name}={shown} is not allowed: expected {self.allowed()}")
         if value is None or (isinstance(value, str) and value.strip().lower() in {"none", "null"}):
             if self.allow_none:
                 return None
@@ -69,6 +73,8 @@ class Option:
             if isinstance(value, int):
                 out = value
             elif isinstance(value, str):
+                if len(value) > 40:  # int() of a huge digit string is slow
+                    raise bad
                 try:
                     out = int(value.strip())
                 except ValueError:
@@ -82,8 +88,10 @@ class Option:
                 raise bad
             try:
                 out = float(value)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):
                 raise bad from None
+            if not math.isfinite(out):  # NaN passes every bound check
+                raise bad
         else:
             if not isinstance(value, str):
                 raise bad
@@ -172,6 +180,7 @@ class GameSpec:
             "players": list(self.players),
             "description": self.description,
             "options": opts,
+            "capabilities": load(self.id).capabilities(),
         }
 
 
@@ -191,15 +200,50 @@ def unregister(game_id: str) -> None:
     _SPECS.pop(game_id, None)
 
 
+#: Entry-point group through which distributions offer game packages.
+ENTRY_POINT_GROUP = "qipan.games"
+
+
 def _load_all() -> None:
+    """Import every game package offered under the ``qipan.games`` entry points (ours in
+    pyproject.toml, or another distribution's): each registers itself when imported."""
     global _loaded
     if _loaded:
         return
     _loaded = True
-    import qipan.games as pkg
+    found = entry_points(group=ENTRY_POINT_GROUP)
+    if not found:
+        raise RuntimeError(
+            "no qipan game packages are installed (entry points 'qipan.games'): install qipan "
+            "with pip (pip install -e .) rather than running it from a bare source tree"
+        )
+    for ep in sorted(found, key=lambda e: e.name):
+        importlib.import_module(ep.value)
 
-    for info in pkgutil.iter_modules(pkg.__path__):
-        importlib.import_module(f"qipan.games.{info.name}")
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """A command a game package adds to the ``qipan`` CLI: ``ref`` is ``"module:attr"`` of
+    a Click command, added under ``group`` (e.g. ``solve`` for ``qipan solve blackpath``)
+    or at the top level (``group=None``). Strings keep the core free of Click."""
+
+    ref: str
+    group: str | None = None
+
+
+_COMMANDS: list[CommandSpec] = []
+
+
+def register_command(ref: str, group: str | None = None) -> None:
+    command = CommandSpec(ref, group)
+    if command not in _COMMANDS:
+        _COMMANDS.append(command)
+
+
+def commands() -> list[CommandSpec]:
+    """Every command the game packages register."""
+    _load_all()
+    return list(_COMMANDS)
 
 
 def specs() -> list[GameSpec]:

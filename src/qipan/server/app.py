@@ -17,10 +17,9 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 from fastapi.staticfiles import StaticFiles
 
 from .. import agents as _agents
-from ..core import specs
+from ..core import load, specs
 from .errors import ApiError
 from .manager import Connection, Manager
-from .session import hides_information
 from .storage import Storage
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -55,15 +54,13 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
     # -- registry ----------------------------------------------------------------------
     @app.get("/api/specs")
     async def get_specs() -> dict:
-        agents = [
-            {
-                "name": a.name,
-                "description": a.description,
-                "families": list(a.families) if a.families else None,
-            }
-            for a in _agents.agent_specs()
-        ]
-        return {"games": [s.to_dict() for s in specs()], "agents": agents}
+        games = []
+        for game_spec in specs():
+            entry = game_spec.to_dict()
+            # The agents that play it (each agent's own "players" narrows by player count).
+            entry["agents"] = [a.name for a in _agents.agents_for(load(game_spec.id))]
+            games.append(entry)
+        return {"games": games, "agents": [a.to_dict() for a in _agents.agent_specs()]}
 
     # -- games -------------------------------------------------------------------------
     @app.post("/api/games", status_code=201)
@@ -136,7 +133,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         session = await manager(request).get(game_id)
         if not 0 <= ply <= session.state.ply:
             raise ApiError(400, f"ply must be between 0 and {session.state.ply}")
-        if session.status != "over" and hides_information(session.state):
+        if session.status != "over" and session.game.hides_information:
             raise ApiError(403, "this game hides information: replay it when it is over")
         state = session.state.copy()
         while state.ply > ply:

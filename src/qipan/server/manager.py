@@ -21,10 +21,10 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from .. import agents as _agents
-from ..core import CHANCE, OptionError, Outcome, QipanError, load, spec
+from ..core import CHANCE, Game, OptionError, Outcome, QipanError, load, spec
 from .clock import Clock, ClockError
 from .errors import ApiError
-from .session import Session, bot_limits, hides_information, new_game_id, new_token
+from .session import Session, bot_limits, new_game_id, new_token
 from .storage import StaleMove, Storage, StoredGame
 
 log = logging.getLogger("qipan.server")
@@ -192,7 +192,7 @@ class Manager:
             seed = random.randrange(2**31)
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**62:
             raise ApiError(400, "seed must be a non-negative whole number")
-        seats = self._seats(data.get("seats"), players, game_spec.family)
+        seats = self._seats(data.get("seats"), players, game)
         clock = None
         if data.get("clock"):
             if not isinstance(data["clock"], dict):
@@ -252,7 +252,7 @@ class Manager:
         ]
         return session, tickets
 
-    def _seats(self, raw: Any, players: int, family: str) -> list[dict]:
+    def _seats(self, raw: Any, players: int, game: Game) -> list[dict]:
         if raw is None:
             raw = [{"kind": "human"} for _ in range(players)]
         if not isinstance(raw, list) or len(raw) != players:
@@ -272,11 +272,11 @@ class Manager:
                 agent = s.get("agent", "random")
                 if agent not in known:
                     raise ApiError(400, f"unknown agent {agent!r}; known agents: {', '.join(sorted(known))}")
-                if known[agent].families is not None and family not in known[agent].families:
-                    raise ApiError(
-                        400, f"the {agent} agent plays only {', '.join(known[agent].families)}, not {family}"
-                    )
-                limits = bot_limits(s.get("limits"))
+                why = known[agent].refusal(game, players)
+                if why is not None:
+                    able = ", ".join(a.name for a in _agents.agents_for(game, players))
+                    raise ApiError(400, f"{why}; agents that do: {able}")
+                limits = bot_limits(known[agent], s.get("limits"))
                 try:
                     _agents.load(agent, **limits)
                 except (OptionError, QipanError) as exc:
@@ -558,7 +558,7 @@ class Manager:
         self._spawn(self._bot_move(session, seat, session.epoch))
 
     async def _bot_move(self, session: Session, seat: int, epoch: int) -> None:
-        state = session.state.view(seat) if hides_information(session.state) else session.state.copy()
+        state = session.state.view(seat) if session.game.hides_information else session.state.copy()
         loop = asyncio.get_running_loop()
         try:
             agent = session.agent(seat)
@@ -608,7 +608,7 @@ class Manager:
         # Every text is made before the first send (an await), from one stored state.
         conns = list(self.listeners.get(session.id, ()))
         now = time.time()
-        hidden = hides_information(session.state)
+        hidden = session.game.hides_information
         texts: dict[int | None, str] = {}
         for conn in conns:
             viewer = conn.seat if hidden else None

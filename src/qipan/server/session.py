@@ -12,14 +12,17 @@ from datetime import UTC
 from typing import Any
 
 from .. import agents as _agents
-from ..core import CHANCE, Game, Outcome, QipanError, State, load, resolve_chance
+from ..agents import AgentSpec
+from ..core import CHANCE, Game, OptionError, Outcome, QipanError, State, load, resolve_chance
 from ..records import Record
 from .clock import Clock
 from .errors import ApiError
 from .storage import StoredGame, StoredMove
 
-LIMIT_NAMES = ("time", "iterations", "depth", "seed")
+#: The server's caps on a bot's limits (the agents' own bounds are wider).
 MAX_BOT_SECONDS = 60.0
+MAX_BOT_ITERATIONS = 1_000_000
+MAX_BOT_DEPTH = 32
 #: The move a real-time game's player makes by letting a tick pass (a pass).
 IDLE_MOVE = "-"
 
@@ -32,36 +35,25 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
 
 
-def bot_limits(limits: Any) -> dict:
-    """Validated agent limits from a request (time, iterations, depth, seed)."""
+def bot_limits(spec: AgentSpec, limits: Any) -> dict:
+    """A bot's validated, typed parameters from a request: the agent's own typed options
+    (the parser the CLI and the lobby use), then the server's caps, so one request cannot
+    tie up the bots of every game."""
     if limits is None:
         return {}
     if not isinstance(limits, dict):
         raise ApiError(400, 'bot limits must be an object such as {"time": 1.0}')
-    out = {}
-    for name, value in limits.items():
-        if name not in LIMIT_NAMES:
-            raise ApiError(400, f"unknown bot limit {name!r}; limits are {', '.join(LIMIT_NAMES)}")
-        if value is None:
-            continue
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ApiError(400, f"bot limit {name} must be a number")
-        if name != "time" and not float(value).is_integer():
-            raise ApiError(400, f"bot limit {name} must be a whole number")
-        out[name] = float(value) if name == "time" else int(value)
+    try:
+        out = spec.parse(limits)
+    except OptionError as exc:
+        raise ApiError(400, str(exc)) from exc
     if out.get("time", 0) > MAX_BOT_SECONDS:
         raise ApiError(400, f"bot time limit is at most {MAX_BOT_SECONDS:g} seconds")
+    if out.get("iterations", 0) > MAX_BOT_ITERATIONS:
+        raise ApiError(400, f"bot iterations are at most {MAX_BOT_ITERATIONS:,}")
+    if out.get("depth", 0) > MAX_BOT_DEPTH:
+        raise ApiError(400, f"bot depth is at most {MAX_BOT_DEPTH}")
     return out
-
-
-def game_tick(game: Game) -> float | None:
-    tick = getattr(game, "realtime_tick_seconds", None)
-    return float(tick) if isinstance(tick, int | float) and not isinstance(tick, bool) and tick > 0 else None
-
-
-def hides_information(state: State) -> bool:
-    """True if the game overrides ``State.view`` (so each seat gets its own view)."""
-    return type(state).view is not State.view
 
 
 @dataclass
@@ -116,15 +108,15 @@ class Session:
     @property
     def realtime_tick(self) -> float | None:
         """Seconds per tick for a game played in real time: chosen at creation, or the
-        game's own ``realtime_tick_seconds``."""
+        game's declared ``realtime_tick``."""
         if self.stored.realtime:
             return self.stored.realtime
-        return game_tick(self.game)
+        return self.game.realtime_tick
 
     @property
     def idle_move(self) -> str:
         """What the server plays for a seat that lets a real-time tick pass."""
-        return getattr(self.game, "realtime_idle_move", IDLE_MOVE)
+        return self.game.idle_move or IDLE_MOVE
 
     # -- seats -------------------------------------------------------------------------
     def seat_of(self, token: str | None) -> int | None:
@@ -266,7 +258,7 @@ class Session:
         for it (``with_text``) when the player opens it."""
         now = time.time() if now is None else now
         state = self.state
-        hidden = hides_information(state)
+        hidden = state.game.hides_information
         shown = state.view(viewer) if hidden and viewer is not None else state
         key = (self.epoch, len(state.history), self.status, viewer if hidden else None)
         cached = self._cache.get("board")

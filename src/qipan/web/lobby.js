@@ -29,7 +29,8 @@ function seatRow(i, players) {
   const select = el("select", { name: `seat_${i}`, "data-seat": i },
     el("option", { value: "me", selected: i === 0 }, "me"),
     el("option", { value: "invite", selected: i !== 0 }, "a friend (invite link)"),
-    registry.agents.filter((a) => !a.families || a.families.includes(gameSpec().family))
+    // Only the agents that declare they play this game with this many players.
+    registry.agents.filter((a) => gameSpec().agents.includes(a.name) && (!a.players || a.players.includes(players)))
       .map((a) => el("option", { value: `bot:${a.name}`, title: a.description }, `bot: ${a.name}`)));
   const time = el("input", { type: "number", name: `seat_time_${i}`, min: "0.05", max: "60", step: "any", value: "1",
     title: "bot seconds per move", class: "bot-time" });

@@ -61,6 +61,8 @@ class BlackPathGame(Game):
     def position(self, text: str) -> BlackPathState:
         return notation.read_position(self, text)
 
+    has_evaluation = True
+
     def evaluate(self, state: State, player: int) -> float:
         """Safe replies count: a mover with fewer tiles that stay on the board is worse off."""
         if state.outcome is not None:

@@ -71,6 +71,8 @@ class ModXGame(Game):
 
         return read_position(self, text)
 
+    has_evaluation = True
+
     def evaluate(self, state: State, player: int) -> float:
         from .evaluation import evaluate
 

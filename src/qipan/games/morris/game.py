@@ -50,6 +50,8 @@ class MorrisGame(Game):
     def position(self, text: str) -> MorrisState:
         return notation.read_position(self, text)
 
+    has_evaluation = True
+
     def evaluate(self, state: MorrisState, player: int) -> float:
         return _evaluate.evaluate(state, player)
 

@@ -91,6 +91,8 @@ class PenteGame(Game):
         return read_position(self, text)
 
     # -- knowledge for generic agents --------------------------------------------------
+    has_evaluation = True
+
     def evaluate(self, state: State, player: int) -> float:
         from .heuristics import evaluate
 

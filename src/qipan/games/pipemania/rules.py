@@ -138,6 +138,8 @@ class PipeManiaGame(Game):
     def position(self, text: str) -> PipeManiaState:
         return PipeManiaState.from_position(self, text)
 
+    has_evaluation = True
+
     def evaluate(self, state: State, player: int) -> float:
         """Score difference (2 players) or score against the level's target, squashed to [-1, 1]."""
         scores = state.scores

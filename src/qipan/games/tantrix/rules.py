@@ -60,6 +60,8 @@ class TantrixGame(Game):
 
         return read_position(self, text)
 
+    has_evaluation = True
+
     def evaluate(self, state: State, player: int) -> float:
         from .strategy import evaluate
 
@@ -345,10 +347,6 @@ class TantrixState(Layout, State):
         new.bag = set(self.bag)
         new.order_draws = list(self.order_draws)
         return new
-
-    def view(self, player: int) -> TantrixState:
-        # Hands are open and the bag's order does not exist until a chance move draws.
-        return self.copy()
 
     def text(self) -> str:
         from .render import text

@@ -66,6 +66,8 @@ class TraxGame(Game):
         return read_position(self, text)
 
     # -- knowledge for the generic alphabeta agent ---------------------------------------
+    has_evaluation = True
+
     def evaluate(self, state: State, player: int) -> float:
         from .threats import evaluate
 
