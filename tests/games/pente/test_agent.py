@@ -130,7 +130,7 @@ def test_team_game_blocks_the_next_enemy():
 
 
 def test_heuristic_line_windows_and_captures():
-    from qipan.games.pente.heuristics import max_window, move_score
+    from qipan.games.pente.evaluation import max_window, move_score
 
     game = qipan.load("pente")
     s = game.position("ply=20 next=1 1:K10,L10,M10 2:A1,A19,T1,T19")

@@ -9,7 +9,7 @@ import pytest
 
 import qipan
 from qipan.core import RecordError
-from qipan.games.pente.pgn import read_pente_org, sniff_pente_org, write_pente_org
+from qipan.games.pente.records import read_pente_org, sniff_pente_org, write_pente_org
 from qipan.records import Record, read_records, read_records_text
 
 DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "pente"

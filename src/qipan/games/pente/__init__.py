@@ -57,7 +57,7 @@ register(
 
 
 def _register_format() -> None:
-    from .pgn import read_pente_org, sniff_pente_org, write_pente_org
+    from .records import read_pente_org, sniff_pente_org, write_pente_org
 
     register_format(RecordFormat("pente.org", sniff_pente_org, read_pente_org, write_pente_org, (".pgn",)))
 

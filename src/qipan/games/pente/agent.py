@@ -8,7 +8,7 @@ that the opponent must answer, ending in a win whatever the answers (captures in
 an open four, a four-three, ...), only moves that leave them none are considered; (5) an
 iterative-deepening alpha-beta over the best-looking of those moves near the stones
 (``width`` of them per node, forced replies only when a win is threatened), the position
-at the end valued by ``heuristics.evaluate`` (captures and the best move each side has:
+at the end valued by ``evaluation.evaluate`` (captures and the best move each side has:
 lines, captures, capture threats, exposed pairs). ``leaf="sum"`` values a line of play by
 the sum of its moves' values instead (weaker: 47.5% against the generic alpha-beta in 40
 games, where "eval" won 80%). The VCF gets a quarter of the move's time and the null-move check
@@ -24,7 +24,7 @@ import time as _time
 
 from ...agents.base import Agent
 from ...core.move import Move
-from .heuristics import (
+from .evaluation import (
     WIN,
     candidates,
     enemies,
@@ -70,7 +70,7 @@ class PenteAgent(Agent):
         #: on our own move overrates attack (the opponent's answer is never seen).
         self.even_depths = even_depths
         #: "sum": a line of play is worth the sum of its move values; "eval": the position
-        #: at the end of it is valued by ``heuristics.evaluate``.
+        #: at the end of it is valued by ``evaluation.evaluate``.
         if leaf not in ("sum", "eval"):
             raise ValueError(f"leaf must be 'sum' or 'eval', not {leaf!r}")
         self.leaf = leaf

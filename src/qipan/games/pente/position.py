@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ...core.errors import NotationError, QipanError
 from ...core.outcome import Outcome
-from .geometry import EMPTY
+from .board import EMPTY
 
 if TYPE_CHECKING:
     from .rules import PenteGame, PenteState

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .geometry import FILES
+from .board import FILES
 
 if TYPE_CHECKING:
     from .rules import PenteState

@@ -14,7 +14,7 @@ from ...core.errors import IllegalMove, NotationError, OptionError
 from ...core.game import Game, State
 from ...core.move import Move
 from ...core.outcome import Outcome
-from .geometry import EMPTY, OFF, Geometry, geometry
+from .board import EMPTY, OFF, Geometry, geometry
 
 CAPTURE_TARGET = 10  # captured stones that win (5 pairs)
 _CENTRED = re.compile(r"\(\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)")
@@ -26,6 +26,7 @@ class PenteGame(Game):
     title = "Pente"
     family = "pente"
     players = (2, 4)
+    scoring_match = "qipan.games.pente.match:Match"
 
     def __init__(self, **options: Any):
         super().__init__(**options)
@@ -94,12 +95,12 @@ class PenteGame(Game):
     has_evaluation = True
 
     def evaluate(self, state: State, player: int) -> float:
-        from .heuristics import evaluate
+        from .evaluation import evaluate
 
         return evaluate(state, player)
 
     def order_moves(self, state: State, moves: list[Move]) -> list[Move]:
-        from .heuristics import order_moves
+        from .evaluation import order_moves
 
         return order_moves(state, moves)
 

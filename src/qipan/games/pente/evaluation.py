@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.move import Move
-from .geometry import EMPTY, OFF
+from .board import EMPTY, OFF
 from .rules import CAPTURE_TARGET
 
 if TYPE_CHECKING:
