@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from .. import agents as _agents
 from ..core import load, specs
 from .errors import ApiError
+from .inputs import parse_json
 from .manager import Connection, Manager
 from .storage import Storage
 
@@ -214,10 +215,7 @@ async def _ws_action(mgr: Manager, game_id: str, token: str | None, raw: str) ->
     """Run one client message; returns an error or acknowledgement for the sender."""
     request_id = None
     try:
-        try:
-            data = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise ApiError(400, f"malformed JSON: {exc}") from exc
+        data = parse_json(raw)
         if not isinstance(data, dict):
             raise ApiError(400, 'send a JSON object such as {"type": "move", "move": "d2", "ply": 0}')
         request_id = data.get("id")
@@ -260,10 +258,7 @@ async def _body(request: Request, allow_empty: bool = False) -> dict[str, Any]:
         if allow_empty:
             return {}
         raise ApiError(400, "the request needs a JSON body")
-    try:
-        data = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ApiError(400, f"malformed JSON: {exc}") from exc
+    data = parse_json(raw)
     if not isinstance(data, dict):
         raise ApiError(400, "the body must be a JSON object")
     return data

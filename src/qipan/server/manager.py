@@ -24,6 +24,7 @@ from .. import agents as _agents
 from ..core import CHANCE, Game, OptionError, Outcome, QipanError, load, spec
 from .clock import Clock, ClockError
 from .errors import ApiError
+from .inputs import scrub
 from .session import Session, bot_limits, new_game_id, new_token
 from .storage import StaleMove, Storage, StoredGame
 
@@ -134,6 +135,8 @@ class Manager:
                 raise ApiError(404, f"there is no game {game_id!r}")
             try:
                 session = Session.restore(stored)
+            for seat in stored.seats:  # stored by a server that did not check names
+                seat["name"] = scrub(seat.get("name"))
             except QipanError as exc:  # e.g. its game is no longer installed
                 raise ApiError(500, f"game {game_id} cannot be replayed: {exc}") from exc
             self.sessions[game_id] = session

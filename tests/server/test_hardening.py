@@ -1,0 +1,59 @@
+"""Hostile input: each test here reproduces one defect of issue 21 against the HTTP or
+WebSocket API, and checks that the request is refused clearly and changes nothing."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from server_helpers import bearer, create  # noqa: E402
+
+LONE_SURROGATE_NAME = b'{"game": "toy-ttt", "seats": [{"name": "\\ud800"}, {}]}'
+
+
+def post_raw(client, path, body: bytes, headers=None):
+    return client.post(path, content=body, headers={"Content-Type": "application/json", **(headers or {})})
+
+
+# -- 1. text that is not valid UTF-8 -----------------------------------------------------
+def test_a_lone_surrogate_in_a_name_is_refused_and_stores_nothing(client):
+    r = post_raw(client, "/api/games", LONE_SURROGATE_NAME)
+    assert r.status_code == 400 and "UTF-8" in r.json()["error"]
+    r = client.get("/api/games")
+    assert r.status_code == 200 and r.json()["games"] == []
+
+
+def test_a_stranger_cannot_join_a_public_game_with_a_lone_surrogate(client):
+    gid, _ = create(client, [{"kind": "human", "name": "Ann", "join": True}, {"kind": "human"}])
+    r = post_raw(client, f"/api/games/{gid}/join", b'{"name": "x\\udfff"}')
+    assert r.status_code == 400 and "UTF-8" in r.json()["error"]
+    assert client.get(f"/api/games/{gid}").json()["seats"][1]["joined"] is False
+    assert client.get("/api/games").status_code == 200
+
+
+def test_a_surrogate_anywhere_in_a_body_or_socket_message_is_refused(client):
+    gid, tokens = create(client, [{"kind": "human", "join": True}, {"kind": "human", "join": True}])
+    r = post_raw(client, f"/api/games/{gid}/move", b'{"move": "\\ud83d", "ply": 0}', bearer(tokens[0]))
+    assert r.status_code == 400 and "UTF-8" in r.json()["error"]
+    r = post_raw(client, "/api/games", b'{"game": "toy-ttt", "options": {"\\udc00": 1}}')
+    assert r.status_code == 400 and "UTF-8" in r.json()["error"]
+    with client.websocket_connect(f"/ws/games/{gid}") as ws:
+        ws.receive_json()
+        ws.receive_json()
+        ws.send_text('{"type": "ping", "id": "\\ud800"}')
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and reply["status"] == 400 and "UTF-8" in reply["error"]
+
+
+def test_a_name_stored_before_the_fix_does_not_break_the_lists(client):
+    """Games stored with a lone surrogate (by an older server) are still listed and shown."""
+    gid, _ = create(client, [{"kind": "human", "name": "Ann", "join": True}, {"kind": "human"}])
+    mgr = client.app.state.manager
+    seats = mgr.storage.get_game(gid).seats
+    seats[0]["name"] = "\ud800Ann"
+    mgr.storage.update_game(gid, seats=seats)
+    mgr.sessions.clear()
+    r = client.get("/api/games")
+    assert r.status_code == 200 and r.json()["games"][0]["seats"][0]["name"] == "\ufffdAnn"
+    assert client.get(f"/api/games/{gid}").status_code == 200
