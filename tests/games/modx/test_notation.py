@@ -207,7 +207,7 @@ def _scored_game():
 
 
 def test_turn_lines_format_round_trips():
-    from qipan.games.modx.gametext import FORMAT, turn_lines
+    from qipan.games.modx.records import FORMAT, turn_lines
     from qipan.records import read_records_text
 
     state = _scored_game()
@@ -225,7 +225,7 @@ def test_turn_lines_format_round_trips():
 
 
 def test_turn_lines_for_four_players_and_a_finished_game():
-    from qipan.games.modx.gametext import FORMAT
+    from qipan.games.modx.records import FORMAT
 
     state = qipan.load("modx-4", random_jokers=True).new(seed=2)
     rng = random.Random(2)
@@ -249,14 +249,14 @@ def test_turn_lines_for_four_players_and_a_finished_game():
     ],
 )
 def test_malformed_turn_lines_are_rejected(body, why):
-    from qipan.games.modx.gametext import FORMAT
+    from qipan.games.modx.records import FORMAT
 
     with pytest.raises(qipan.RecordError, match=why):
         FORMAT.read('[Game "modx"]\n[Players "2"]\n\n' + body + "\n")
 
 
 def test_illegal_turn_lines_are_rejected_on_replay_with_the_ply():
-    from qipan.games.modx.gametext import FORMAT
+    from qipan.games.modx.records import FORMAT
 
     (record,) = FORMAT.read('[Game "modx"]\n[Players "2"]\n\nR J@C3 D4 A8 H1 H8\n')
     with pytest.raises(qipan.RecordError) as err:

@@ -7,7 +7,7 @@ from ...agents.base import AgentSpec, register_agent
 from ...core.formats import register_format
 from ...core.registry import GameSpec, Option, register
 from .agent import ModXAgent
-from .gametext import FORMAT
+from .records import FORMAT
 from .rules import ModXGame, ModXState
 
 OPTIONS = (
