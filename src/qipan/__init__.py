@@ -6,6 +6,7 @@ family, Pente and MOD X.
     >>> state.play("d2")
 """
 
+from . import agents  # noqa: E402  (qipan.agents.load works right after import qipan)
 from .core import (
     CHANCE,
     Game,
@@ -24,8 +25,6 @@ from .core import (
     spec,
     specs,
 )
-
-from . import agents  # noqa: E402  (qipan.agents.load works right after import qipan)
 
 __version__ = "0.1.0"
 

@@ -18,18 +18,19 @@ except ImportError:  # pragma: no cover - the message is the point
 
 import qipan
 
-from ..agents import agent_specs, strongest_agent_name
+from ..agents import agent_specs
 from ..core.errors import QipanError
-from ..core.game import CHANCE, resolve_chance
+from ..core.game import CHANCE
 from ..core.outcome import Outcome
 from ..core.perft import perft
+from ..core.registry import commands
 from ..records import Record, now_iso, read_records, save
 from .options import parse_options
 from .players import parse_players
 from .session import Session
 
 console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 class QipanGroup(click.Group):
@@ -85,11 +86,21 @@ def games(as_json):
 
 
 @cli.command()
-def agents():
-    """Every AI agent."""
-    table = Table("agent", "games", "what it does")
+@click.option("--json", "as_json", is_flag=True, help="machine-readable output")
+def agents(as_json):
+    """Every AI agent, what it plays and its parameters."""
+    if as_json:
+        click.echo(json.dumps([a.to_dict() for a in agent_specs()], ensure_ascii=False, indent=1))
+        return
+    table = Table("agent", "games", "players", "parameters", "what it does")
     for a in agent_specs():
-        table.add_row(a.name, ", ".join(a.families) if a.families else "all", a.description)
+        table.add_row(
+            a.name,
+            ", ".join(a.families) if a.families else "all",
+            ", ".join(map(str, a.players)) if a.players else "any",
+            ", ".join(o.name for o in a.all_options()),
+            a.description,
+        )
     console.print(table)
 
 
@@ -102,7 +113,7 @@ def agents():
     default=None,
     metavar="SEATS",
     help="comma-separated seats: human, ai (the strongest agent for the game) or an agent name "
-    "with limits, e.g. human,ai or mcts:time=2,human (default: human against ai)",
+    "with parameters, e.g. human,ai or mcts:time=2,human (default: human against ai)",
 )
 @click.option("--time", "move_time", default=2.0, show_default=True, help="seconds per AI move")
 @click.option("--seed", default=None, type=int, help="seed for setup, chance and agents")
@@ -114,7 +125,7 @@ def agents():
     "match_target",
     default=None,
     type=int,
-    help="play a scoring match to this many points (Pente: 21 or 50)",
+    help="play a scoring match to this many points, for games that have scoring matches",
 )
 @click.option(
     "--save",
@@ -124,15 +135,21 @@ def agents():
     help="write the record (or the match record) here at the end",
 )
 def play(game, options, players, move_time, seed, count, match_target, save_path):
-    """Play GAME in the terminal against people or AI."""
+    """Play GAME in the terminal against people or AI.
+
+    \b
+    Examples:
+      qipan play nine-mens-morris
+      qipan play pente --players human,human
+      qipan play nine-mens-morris -o flying=none --players mcts:time=1,ai
+      qipan play pente --match 21 --save match.json
+    """
     g = qipan.load(game, **parse_options(options))
-    terminal = getattr(g, "terminal", None)
-    if terminal:
-        module, _, func = terminal.partition(":")
-        getattr(importlib.import_module(module), func)(g, players=count or g.players[0], seed=seed)
+    if g.terminal:
+        module, attr = _import_ref(g.terminal)
+        getattr(module, attr)(g, players=count or g.players[0], seed=seed)
         return
-    n = count or (len(players.split(",")) if players else g.players[0])
-    seats = parse_players(players, n, move_time, seed, strongest_agent_name(g))
+    seats = parse_players(players, g, count, move_time, seed)
     if match_target is not None:
         from .match import run_match_session
 
@@ -240,49 +257,31 @@ def perft_cmd(game, depth, options, divide):
 @click.option("--seconds", default=3.0, show_default=True, help="how long to run")
 @click.option("--seed", default=0, show_default=True)
 def bench(game, options, seconds, seed):
-    """Random-playout speed: actions per second."""
+    """Random-playout speed: actions per CPU second (the machine may be shared).
+
+    Moves come from ``State.random_move`` (chance moves too) and are played unchecked,
+    as in a search's playouts."""
     g = qipan.load(game, **parse_options(options))
     rng = random.Random(seed)
     actions = games_done = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while time.process_time() < deadline:
         state = g.new(seed=rng.randrange(1 << 30))
         while state.outcome is None and state.ply < 10_000:
-            if state.to_move == CHANCE:
-                resolve_chance(state, rng)
-            else:
-                state.play_unchecked(rng.choice(state.legal_moves()))
+            state.play_unchecked(state.random_move(rng))
             actions += 1
         games_done += 1
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     console.print(
-        f"{g.preset}: {actions} actions in {games_done} games, {elapsed:.2f} s: "
+        f"{g.preset}: {actions} actions in {games_done} games, {elapsed:.2f} CPU s: "
         f"{actions / elapsed:,.0f} actions/s, {games_done / elapsed:,.1f} games/s"
     )
 
 
-@cli.command()
-@click.argument("game")
-@click.option("--rows", type=int, required=True)
-@click.option("--cols", type=int, required=True)
-@option_flag
-def solve(game, rows, cols, options):
-    """Solve a small game exactly (Black Path: who wins and a winning first move)."""
-    spec = qipan.spec(game)
-    if spec.family != "blackpath":
-        raise QipanError(f"qipan solve knows the Black Path game only, not {game!r}")
-    from ..games.blackpath.solver import solve as solve_blackpath
-
-    opts = {k: spec.option(k).coerce(v) for k, v in parse_options(options).items()}
-    start = time.perf_counter()
-    winner, move = solve_blackpath(rows, cols, **opts)
-    elapsed = time.perf_counter() - start
-    console.print(
-        f"{rows}x{cols}: player {winner + 1} wins"
-        + (f"; a winning first move: {move}" if move is not None else "")
-        + f" ({elapsed:.1f} s)"
-    )
+@cli.group(cls=QipanGroup)
+def solve():
+    """Solve a game exactly; the game packages add one subcommand each."""
 
 
 @cli.command()
@@ -296,6 +295,23 @@ def serve(host, port, db):
     except ImportError as exc:
         raise QipanError(f"the server needs its extra: pip install 'qipan[server]' ({exc})") from exc
     run(host=host, port=port, db=db)
+
+
+def _import_ref(ref: str):
+    """``"module:attr"`` -> (module, attr)."""
+    module, _, attr = ref.partition(":")
+    return importlib.import_module(module), attr
+
+
+def _add_package_commands() -> None:
+    """The commands the game packages register (``qipan solve blackpath``, ...)."""
+    groups = {None: cli, "solve": solve}
+    for command in commands():
+        module, attr = _import_ref(command.ref)
+        groups[command.group].add_command(getattr(module, attr))
+
+
+_add_package_commands()
 
 
 def main():

@@ -1,7 +1,9 @@
-"""``qipan play pente --match 21``: a scoring match in the terminal."""
+"""``qipan play pente --match 21``: a scoring match in the terminal, for any game that
+declares a scoring-match driver (``Game.scoring_match``)."""
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 from rich.console import Console
@@ -23,9 +25,10 @@ def run_match_session(
     show_board,
     save_path: str | None = None,
 ):
-    if game.family != "pente":
-        raise QipanError(f"scoring matches exist for Pente games, not for {game.title}")
-    from ..games.pente.match import Match
+    if game.scoring_match is None:
+        raise QipanError(f"{game.title} has no scoring matches")
+    module, _, attr = game.scoring_match.partition(":")
+    Match = getattr(importlib.import_module(module), attr)
 
     options = {k: v for k, v in game.options.items() if k != "first_player"}
     names = ["human" if a is None else a.describe() for a in seats]

@@ -2,43 +2,53 @@
 
 from __future__ import annotations
 
-from ..agents import Agent
+from ..agents import Agent, parse_agent, strongest_agent_name
 from ..agents import load as load_agent
 from ..core.errors import OptionError
+from ..core.game import Game
+
+_LIMITS = ("time", "iterations", "depth")
 
 
 def parse_player(
-    text: str, default_time: float | None, seed: int | None, strongest: str = "mcts"
+    text: str, game: Game, players: int, default_time: float | None, seed: int | None
 ) -> Agent | None:
     """``human``, an agent name, or ``ai`` (the strongest agent for the game), with
-    optional limits: ``mcts:time=2``, ``alphabeta:depth=5``."""
-    name, _, args = text.strip().partition(":")
+    optional parameters: ``mcts:time=2``, ``alphabeta:depth=5``, ``mcts:exploration=0.5``.
+    An agent that cannot play ``game`` is refused with the names of those that can."""
+    name, params = parse_agent(text)
     if name in ("human", "h", ""):
         return None
     if name == "ai":
-        name = strongest
-    limits: dict = {}
-    for part in filter(None, args.split(",")):
-        key, eq, value = part.partition("=")
-        if not eq:
-            raise OptionError(f"bad agent limit {part!r}: expected key=value, e.g. mcts:time=2")
-        try:
-            limits[key.strip()] = float(value) if key.strip() == "time" else int(value)
-        except ValueError:
-            raise OptionError(f"bad agent limit {part!r}: {value!r} is not a number") from None
-    if not limits and default_time is not None:
-        limits["time"] = default_time
-    limits.setdefault("seed", seed)
-    return load_agent(name, **limits)
+        name = strongest_agent_name(game, players)
+    if default_time is not None and not any(k in params for k in _LIMITS):
+        params["time"] = default_time
+    params.setdefault("seed", seed)
+    return load_agent(name, game=game, players=players, **params)
 
 
 def parse_players(
-    text: str | None, count: int, default_time: float | None, seed: int | None, strongest: str = "mcts"
+    text: str | None, game: Game, count: int | None, default_time: float | None, seed: int | None
 ) -> list[Agent | None]:
-    names = [p for p in (text or "").split(",") if p.strip()] or ["human"] + ["ai"] * (count - 1)
-    if len(names) != count:
-        raise OptionError(f"--players names {len(names)} seats but the game has {count} players")
+    """One seat per comma-separated entry (``count`` of them, if given; else as many as
+    ``text`` names, or the game's default player count against the strongest agent)."""
+    # An agent's parameters are separated by commas too: "mcts:time=2,exploration=1,human".
+    seats: list[str] = []
+    for part in (p.strip() for p in (text or "").split(",")):
+        if "=" in part and ":" not in part and seats:
+            seats[-1] += "," + part
+        elif part:
+            seats.append(part)
+    if count is None:
+        count = len(seats) or game.players[0]
+    if not seats:
+        seats = ["human"] + ["ai"] * (count - 1)
+    if count not in game.players:
+        allowed = ", ".join(map(str, game.players))
+        raise OptionError(f"{game.title} is played by {allowed} players, not {count}")
+    if len(seats) != count:
+        raise OptionError(f"--players names {len(seats)} seats but the game has {count} players")
     return [
-        parse_player(n, default_time, None if seed is None else seed + i, strongest)
-        for i, n in enumerate(names)
+        parse_player(s, game, count, default_time, None if seed is None else seed + i)
+        for i, s in enumerate(seats)
     ]

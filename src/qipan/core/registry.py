@@ -134,6 +134,8 @@ class GameSpec:
     fixed: tuple[str, ...] = ()
     #: A cap for random conformance games where a game could run long (None = no cap).
     random_game_cap: int | None = None
+    #: The game a lobby shows first (the registry's best-known game).
+    featured: bool = False
 
     def option(self, name: str) -> Option:
         for opt in self.options:
@@ -164,6 +166,7 @@ class GameSpec:
             description=description or self.description,
             players=players or self.players,
             defaults={**self.defaults, **defaults},
+            featured=False,
         )
 
     def to_dict(self) -> dict:
@@ -181,6 +184,7 @@ class GameSpec:
             "description": self.description,
             "options": opts,
             "capabilities": load(self.id).capabilities(),
+            "featured": self.featured,
         }
 
 

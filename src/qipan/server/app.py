@@ -61,7 +61,12 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
             # The agents that play it (each agent's own "players" narrows by player count).
             entry["agents"] = [a.name for a in _agents.agents_for(load(game_spec.id))]
             games.append(entry)
-        return {"games": games, "agents": [a.to_dict() for a in _agents.agent_specs()]}
+        featured = next((g["id"] for g in games if g["featured"]), games[0]["id"] if games else None)
+        return {
+            "games": games,
+            "agents": [a.to_dict() for a in _agents.agent_specs()],
+            "featured": featured,
+        }
 
     # -- games -------------------------------------------------------------------------
     @app.post("/api/games", status_code=201)

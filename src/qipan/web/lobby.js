@@ -157,9 +157,9 @@ async function main() {
   for (const g of registry.games) (byFamily[g.family] ||= []).push(g);
   $("game-select").replaceChildren(...Object.entries(byFamily).map(([family, games]) =>
     el("optgroup", { label: family }, games.map((g) => el("option", { value: g.id }, `${g.title}`)))));
-  // The game in ?game=ID, else the one chosen last time, else Nine Men's Morris.
+  // The game in ?game=ID, else the one chosen last time, else the registry's featured game.
   const wanted = new URLSearchParams(location.search).get("game") || localStorage.getItem("qipan.lastGame");
-  const initial = [wanted, "nine-mens-morris"].find((id) => registry.games.some((g) => g.id === id));
+  const initial = [wanted, registry.featured].find((id) => registry.games.some((g) => g.id === id));
   if (initial) $("game-select").value = initial;
   $("game-select").addEventListener("change", () => {
     localStorage.setItem("qipan.lastGame", $("game-select").value);
