@@ -66,7 +66,9 @@ def test_generic_layers_name_no_game():
 
 def test_the_check_sees_a_game_name_in_code():
     assert _pattern().search('if family == "pente":')
-    assert not _python_code('"""Pente docstring."""\n# trax comment\nx = 1\n')[0][1].lower().startswith("pente")
+    assert (
+        not _python_code('"""Pente docstring."""\n# trax comment\nx = 1\n')[0][1].lower().startswith("pente")
+    )
     assert any("pente" in piece for _, piece in _python_code('x = "pente"\n'))
 
 

@@ -94,7 +94,9 @@ class Session:
         elif command == "board":
             self.show_board(state)
         elif command == "hint":
-            agent = load_agent(strongest_agent_name(self.game, state.num_players), time=self.hint_time, seed=0)
+            agent = load_agent(
+                strongest_agent_name(self.game, state.num_players), time=self.hint_time, seed=0
+            )
             self.write(f"hint: {agent.choose(state.copy())}")
         elif command == "undo":
             self._undo()

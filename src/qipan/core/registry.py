@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import importlib
 import math
-from importlib.metadata import entry_points
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from importlib.metadata import entry_points
 from typing import Any
 
 from .errors import OptionError
