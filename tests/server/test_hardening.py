@@ -6,6 +6,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from server_helpers import bearer, create  # noqa: E402
 
@@ -57,3 +59,35 @@ def test_a_name_stored_before_the_fix_does_not_break_the_lists(client):
     r = client.get("/api/games")
     assert r.status_code == 200 and r.json()["games"][0]["seats"][0]["name"] == "\ufffdAnn"
     assert client.get(f"/api/games/{gid}").status_code == 200
+
+
+# -- 2. bot limits: finite and within the documented bounds ------------------------------
+def bot_game(limits: bytes) -> bytes:
+    return b'{"game": "toy-ttt", "seats": [{"kind": "bot", "limits": ' + limits + b'}, {"kind": "human"}]}'
+
+
+@pytest.mark.parametrize(
+    "limits",
+    [
+        b'{"time": NaN}',
+        b'{"time": Infinity}',
+        b'{"time": -Infinity}',
+        b'{"time": 1e999}',
+        b'{"time": -1}',
+        b'{"iterations": 1e15}',
+        b'{"iterations": 1000000000000000}',
+        b'{"depth": 1000000000000000000000000000000}',
+        b'{"depth": -3}',
+    ],
+)
+def test_unbounded_bot_limits_are_refused_on_every_backend(db_url, limits):
+    from fastapi.testclient import TestClient
+
+    from qipan.server import create_app
+
+    with TestClient(create_app(db_url)) as client:
+        r = post_raw(client, "/api/games", bot_game(limits))
+        assert r.status_code == 400, r.text
+        assert client.get("/api/games").json()["games"] == []
+        # The server still answers (no 503 "try again" from a value the database refused).
+        assert post_raw(client, "/api/games", bot_game(b'{"time": 0.05}')).status_code == 201

@@ -8,6 +8,7 @@ shows it. They are refused here, and scrubbed from anything stored before this c
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from .errors import ApiError
@@ -18,11 +19,18 @@ def _no_constant(name: str) -> Any:
     raise ApiError(400, f"{name} is not a JSON number: numbers must be finite")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 parses as inf
+        raise ApiError(400, f"{text[:20]} is too large: numbers must be finite")
+    return value
+
+
 def parse_json(raw: bytes | str) -> Any:
     """The parsed JSON of a request, or ApiError(400) saying what is wrong with it."""
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        data = json.loads(text, parse_constant=_no_constant)
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
     except UnicodeDecodeError as exc:
         raise ApiError(400, f"the request is not valid UTF-8: {exc}") from exc
     except json.JSONDecodeError as exc:
