@@ -91,3 +91,27 @@ def test_unbounded_bot_limits_are_refused_on_every_backend(db_url, limits):
         assert client.get("/api/games").json()["games"] == []
         # The server still answers (no 503 "try again" from a value the database refused).
         assert post_raw(client, "/api/games", bot_game(b'{"time": 0.05}')).status_code == 201
+
+
+# -- 3. deeply nested JSON -------------------------------------------------------------
+DEEP = b'{"game": "toy-ttt", "options": ' + b"[" * 3000 + b"]" * 3000 + b"}"
+MIDDLE = b'{"game": "toy-ttt", "seats": ' + b"[" * 100 + b"]" * 100 + b"}"
+
+
+@pytest.mark.parametrize("body", [DEEP, MIDDLE], ids=["3000 deep", "100 deep"])
+def test_deeply_nested_bodies_are_refused(client, body):
+    r = post_raw(client, "/api/games", body)
+    assert r.status_code == 400 and "nested" in r.json()["error"]
+    assert client.get("/api/games").json()["games"] == []
+
+
+def test_a_deeply_nested_socket_message_gets_an_error_and_the_socket_stays_open(client):
+    gid, _ = create(client, [{"kind": "human", "join": True}, {"kind": "human", "join": True}])
+    with client.websocket_connect(f"/ws/games/{gid}") as ws:
+        ws.receive_json()
+        ws.receive_json()
+        ws.send_text(DEEP.decode())
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and reply["status"] == 400 and "nested" in reply["error"]
+        ws.send_json({"type": "ping", "id": 7})
+        assert ws.receive_json() == {"type": "pong", "id": 7}

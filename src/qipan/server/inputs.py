@@ -1,5 +1,5 @@
 """What the server accepts as a request's JSON, checked once for HTTP bodies and WebSocket
-messages alike, before any handler sees it: standard JSON only, every text valid UTF-8.
+messages alike, before any handler sees it: standard JSON only (finite numbers), at most MAX_DEPTH levels deep, every text valid UTF-8.
 
 JSON's ``\\ud800`` escapes can smuggle lone surrogates into Python strings; such a string
 cannot be written back out as UTF-8, so once stored it would break every response that
@@ -12,6 +12,9 @@ import math
 from typing import Any
 
 from .errors import ApiError
+
+#: Objects and arrays inside each other; the API's own bodies need fewer than 6.
+MAX_DEPTH = 32
 
 
 def _no_constant(name: str) -> Any:
@@ -35,24 +38,27 @@ def parse_json(raw: bytes | str) -> Any:
         raise ApiError(400, f"the request is not valid UTF-8: {exc}") from exc
     except json.JSONDecodeError as exc:
         raise ApiError(400, f"malformed JSON: {exc}") from exc
-    _check_texts(data)
+    except RecursionError:  # deeper than the parser's stack allows
+        raise ApiError(400, f"the JSON is nested more than {MAX_DEPTH} levels deep") from None
+    _check(data)
     return data
 
 
-def _check_texts(data: Any) -> None:
-    """Refuse any string (key or value) that is not valid UTF-8. Iterative: a deep body
-    must not exhaust the stack."""
-    stack = [data]
+def _check(data: Any) -> None:
+    """Refuse nesting deeper than MAX_DEPTH and any string (key or value) that is not
+    valid UTF-8. Iterative, so a deep document cannot exhaust the stack here either."""
+    stack = [(data, 1)]
     while stack:
-        item = stack.pop()
+        item, depth = stack.pop()
         if isinstance(item, str):
             _require_utf8(item)
-        elif isinstance(item, dict):
-            for key, value in item.items():
-                _require_utf8(key)
-                stack.append(value)
-        elif isinstance(item, list):
-            stack.extend(item)
+        elif isinstance(item, dict | list):
+            if depth > MAX_DEPTH:
+                raise ApiError(400, f"the JSON is nested more than {MAX_DEPTH} levels deep")
+            if isinstance(item, dict):
+                for key in item:
+                    _require_utf8(key)
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
 
 
 def _require_utf8(text: str) -> None:
