@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from qipan.games.trax import TraxGame
-from qipan.games.trax.trx import read_tsv
+from qipan.games.trax.records import read_tsv
 
 SAMPLE = Path(__file__).resolve().parents[1] / "tests/games/trax/data/trax_8x8_gnutrax_sample.tsv"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...core.registry import GameSpec, Option, register
-from .game import SIMULTANEOUS, VARIANTS, TraxGame, TraxState
+from .rules import SIMULTANEOUS, VARIANTS, TraxGame, TraxState
 
 OPTIONS = (
     Option(
@@ -41,7 +41,7 @@ register(
 
 
 from ...core.formats import register_format  # noqa: E402
-from .trx import ANNOTATED_FORMAT, TRX_FORMAT, TSV_FORMAT  # noqa: E402
+from .records import ANNOTATED_FORMAT, TRX_FORMAT, TSV_FORMAT  # noqa: E402
 
 register_format(TRX_FORMAT)
 register_format(TSV_FORMAT)

@@ -1,6 +1,6 @@
 """A Trax player: iterative-deepening alpha-beta over the free tiles only (forced plays
 applied by the rules engine), immediate wins and losses found through the forced-play
-chains by the search itself, and leaves scored by the threats of ``threats.py``."""
+chains by the search itself, and leaves scored by the threats of ``evaluation.py``."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import time as _time
 
 from ...agents.base import Agent
 from ...core.move import Move
-from .board import Board, IllegalTurn
-from .game import LIMIT, TraxState, free_placements, legal_placements
-from .threats import evaluate, hot_cells, open_tracks
+from .board import LIMIT
+from .evaluation import evaluate, hot_cells, open_tracks
+from .rules import Board, IllegalTurn, TraxState, free_placements, legal_placements
 
 WIN = 1000.0
 DEFAULT_TIME = 1.0

@@ -4,9 +4,8 @@ side to move, ``W`` or ``R``. Example: ``r7/LJ R``. The empty board is ``. W``."
 from __future__ import annotations
 
 from ...core.errors import NotationError
-from .board import DELTA, Board, pos_of
-from .game import LIMIT, TraxGame, TraxState, outcome_of
-from .tiles import COLOUR, EMPTY_GLYPH, FROM_GLYPH
+from .board import COLOUR, DELTA, EMPTY_GLYPH, FROM_GLYPH, LIMIT, pos_of
+from .rules import Board, TraxGame, TraxState, outcome_of
 
 SIDES = {"W": 0, "WHITE": 0, "R": 1, "RED": 1}
 

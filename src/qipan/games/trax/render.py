@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from .board import pos_of, row_col
-from .game import PLAYER_NAMES, TraxState
+from typing import TYPE_CHECKING
+
+from .board import COLOUR, EMPTY_GLYPH, GLYPH, PLAYER_NAMES, RED, WHITE, WHITE_MASK, pos_of, row_col
 from .notation import column_label
-from .tiles import COLOUR, EMPTY_GLYPH, GLYPH, RED, WHITE, WHITE_MASK
+
+if TYPE_CHECKING:
+    from .rules import TraxState
 
 
 def text(state: TraxState) -> str:

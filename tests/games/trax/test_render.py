@@ -147,8 +147,8 @@ def _arc_centre(x1, y1, r, sweep, x2, y2):
 
 
 def test_curve_arcs_turn_around_the_corner_between_their_two_sides():
+    from qipan.games.trax.board import NAMES, TRACK
     from qipan.games.trax.render import CELL, _track
-    from qipan.games.trax.tiles import NAMES, TRACK
 
     corners = {(0, 1): (CELL, 0), (0, 3): (0, 0), (1, 2): (CELL, CELL), (2, 3): (0, CELL)}
     for tile, name in enumerate(NAMES):

@@ -9,7 +9,7 @@ from trax_helpers import DATA, data_rows
 from qipan.core.errors import RecordError
 from qipan.core.outcome import Outcome
 from qipan.core.records import Record
-from qipan.games.trax.trx import read_trx, sniff_trx, sniff_tsv, write_trx
+from qipan.games.trax.records import read_trx, sniff_trx, sniff_tsv, write_trx
 from qipan.records import read_records, read_records_text
 
 SAMPLE = DATA / "trax_8x8_gnutrax_sample.tsv"

@@ -8,8 +8,8 @@ from trax_helpers import grid, play
 
 from qipan.core.errors import IllegalMove, NotationError
 from qipan.games.trax import TraxGame
+from qipan.games.trax.board import NAMES
 from qipan.games.trax.notation import column_index, column_label, split_move
-from qipan.games.trax.tiles import NAMES
 
 
 def test_bijective_base_26_columns():

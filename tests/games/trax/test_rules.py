@@ -7,8 +7,8 @@ from trax_helpers import data_rows, grid, play
 
 from qipan.core.errors import IllegalMove
 from qipan.games.trax import TraxGame
-from qipan.games.trax.board import Board, IllegalTurn, pos_of
-from qipan.games.trax.tiles import COLOUR, NAMES, OTHER_END, RED, TRACK, WHITE, WHITE_MASK
+from qipan.games.trax.board import COLOUR, NAMES, OTHER_END, RED, TRACK, WHITE, WHITE_MASK, pos_of
+from qipan.games.trax.rules import Board, IllegalTurn
 
 T08_SETUP = "@0+ B1+ C1/ A2+ B0+ C0\\ B0\\ A1+ A0/ @2/ B0\\ E6\\ A7\\"
 T13_SETUP = "@0+ @1+ @1+ @1+ @1/ A2/ @2\\ @2\\ B1\\ C0/ @3\\"
@@ -132,8 +132,7 @@ def test_the_final_position_does_not_depend_on_the_order_of_forced_fills():
     board = state.board.copy()
     board.cells[pos] = tile
     queue = [pos]
-    from qipan.games.trax.board import DELTA
-    from qipan.games.trax.tiles import tile_joining
+    from qipan.games.trax.board import DELTA, tile_joining
 
     while queue:
         p = queue.pop(0)

@@ -9,8 +9,7 @@ import random
 import pytest
 
 from qipan.games.trax import TraxGame
-from qipan.games.trax.board import row_col
-from qipan.games.trax.tiles import COLOUR, OTHER_END
+from qipan.games.trax.board import COLOUR, OTHER_END, row_col
 
 STEP = {0: (-1, 0), 1: (0, 1), 2: (1, 0), 3: (0, -1)}
 

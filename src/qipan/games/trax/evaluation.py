@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .board import DELTA, LINE_SPAN, STRIDE, Board
-from .tiles import COLOUR, OTHER_END, RED, WHITE
+from .board import COLOUR, DELTA, LINE_SPAN, OTHER_END, RED, STRIDE, WHITE
+
+if TYPE_CHECKING:
+    from .rules import Board
 
 LOOP, L_SHAPE, EDGE = "loop threat", "L-threat", "edge threat"
 

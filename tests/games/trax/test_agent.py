@@ -11,8 +11,8 @@ from qipan.agents import agent_specs
 from qipan.agents import load as load_agent
 from qipan.games.trax import TraxAgent, TraxGame
 from qipan.games.trax.agent import WIN
-from qipan.games.trax.threats import EDGE, L_SHAPE, LOOP, open_tracks, threat_counts
-from qipan.games.trax.trx import read_trx
+from qipan.games.trax.evaluation import EDGE, L_SHAPE, LOOP, open_tracks, threat_counts
+from qipan.games.trax.records import read_trx
 
 PUZZLES = read_trx((DATA / "trax_puzzles_gnutrax_easy.trx").read_text())
 
