@@ -21,6 +21,8 @@ from ..core import load, specs
 from .errors import ApiError
 from .inputs import parse_json
 from .manager import Connection, Manager
+from .site import Site
+from .site_api import site_router
 from .storage import Storage
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -36,7 +38,9 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
         storage = Storage(db_url)
         manager = Manager(storage, bot_workers=bot_workers)
         app.state.manager = manager
+        app.state.site = Site(manager)  # before start: resumed games that end get rated
         await manager.start()
+        await app.state.site.start()
         try:
             yield
         finally:
@@ -51,6 +55,8 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
 
     def manager(request: Request) -> Manager:
         return request.app.state.manager
+
+    app.include_router(site_router())  # accounts, seeks, ratings, chat (site_api.py)
 
     # -- registry ----------------------------------------------------------------------
     @app.get("/api/specs")

@@ -25,6 +25,8 @@ class Clock:
     #: Seat whose time is running, and since when (wall time); None while stopped.
     running: int | None = None
     since: float | None = None
+    #: Correspondence: time also runs while the server is down (it counts wall time).
+    wall: bool = False
 
     @classmethod
     def from_request(cls, data: dict, seats: int) -> Clock:
@@ -38,9 +40,16 @@ class Clock:
             raise ClockError(
                 "clock needs a number of seconds ('initial') and an optional 'increment'"
             ) from None
-        if not 0 < initial <= 7 * 24 * 3600 or not 0 <= increment <= 24 * 3600:
-            raise ClockError("clock seconds must be positive (at most a week) and the increment not negative")
-        return cls(mode, initial, increment if mode == "total" else 0.0, [initial] * seats)
+        wall = data.get("wall", False)
+        if not isinstance(wall, bool):
+            raise ClockError("clock wall must be true or false")
+        longest = (14 if wall else 7) * 24 * 3600
+        if not 0 < initial <= longest or not 0 <= increment <= 24 * 3600:
+            raise ClockError(
+                "clock seconds must be positive (at most a week, two for correspondence) "
+                "and the increment not negative"
+            )
+        return cls(mode, initial, increment if mode == "total" else 0.0, [initial] * seats, wall=wall)
 
     # -- persistence -------------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -51,6 +60,7 @@ class Clock:
             "remaining": list(self.remaining),
             "running": self.running,
             "since": self.since,
+            "wall": self.wall,
         }
 
     @classmethod
@@ -62,6 +72,7 @@ class Clock:
             list(data["remaining"]),
             data.get("running"),
             data.get("since"),
+            data.get("wall", False),
         )
 
     # -- play --------------------------------------------------------------------------

@@ -52,6 +52,8 @@ class Manager:
         self.pool = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="qipan-bot")
         self.db = ThreadPoolExecutor(max_workers=db_workers or storage.workers, thread_name_prefix="qipan-db")
         self.tasks: set[asyncio.Task] = set()
+        #: Called with the session after every stored change (the site rates finished games).
+        self.on_change: list = []
 
     # -- lifecycle ---------------------------------------------------------------------
     async def start(self) -> None:
@@ -63,8 +65,8 @@ class Manager:
             except Exception:  # a game whose rules changed must not stop the server
                 log.exception("cannot resume game %s", game_id)
                 continue
-            if session.clock and session.clock.running is not None:
-                # Time does not run while the server is down.
+            if session.clock and session.clock.running is not None and not session.clock.wall:
+                # Time does not run while the server is down (except a correspondence clock's).
                 session.clock.since = now
             async with self._changing(session):
                 await self._commit(session)
@@ -496,6 +498,8 @@ class Manager:
         self._schedule_timer(session, now)
         self._schedule_bot(session)
         self._spawn(self.broadcast(session))
+        for hook in self.on_change:
+            hook(session)
 
     async def _check_time(self, session: Session) -> bool:
         """End the game if the seat to move has run out of time (under the game's lock)."""

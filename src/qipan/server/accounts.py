@@ -1,0 +1,213 @@
+"""Accounts: username rules, Argon2id password hashes, login sessions (a cookie holding a
+random token; the database keeps only its SHA-256), CSRF tokens and login rate limits.
+
+Guests keep playing with seat tokens; an account only adds an identity to seats."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from sqlalchemy.exc import IntegrityError
+
+from .errors import ApiError
+from .sitedb import accounts, auth_sessions
+
+COOKIE = "qipan_session"
+CSRF_HEADER = "x-csrf-token"
+SESSION_SECONDS = 30 * 24 * 3600
+USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,19}")
+MIN_PASSWORD, MAX_PASSWORD = 8, 256
+#: Names that would let someone pass for the site, its staff or a bot (agent names are
+#: added at check time, so a new agent is reserved too).
+RESERVED = frozenset(
+    "admin administrator root system qipan server site staff moderator mod support help "
+    "guest anonymous anon nobody null none undefined me you api www mail bot bots computer "
+    "engine official owner".split()
+)
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    username: str
+
+
+@dataclass(frozen=True)
+class LoginSession:
+    account: Account
+    csrf: str
+    token_hash: str
+
+
+def check_username(name: object, reserved_extra: frozenset[str] = frozenset()) -> str:
+    """The username as given if it follows the rules, else ApiError(400) saying which."""
+    if not isinstance(name, str):
+        raise ApiError(400, "username must be text")
+    if not USERNAME.fullmatch(name):
+        raise ApiError(
+            400,
+            "a username has 3 to 20 characters: letters, digits, '_' and '-', starting with a letter",
+        )
+    if name.lower() in RESERVED or name.lower() in reserved_extra:
+        raise ApiError(400, f"the username {name!r} is reserved")
+    return name
+
+
+def check_password(password: object, username: str | None = None) -> str:
+    if not isinstance(password, str):
+        raise ApiError(400, "password must be text")
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise ApiError(400, f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+    if username and password.lower() == username.lower():
+        raise ApiError(400, "the password must not be the username")
+    return password
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class RateLimiter:
+    """At most ``limit`` events per key in any ``window`` seconds (in this process)."""
+
+    def __init__(self, limit: int, window: float):
+        self.limit, self.window = limit, window
+        self.events: dict[str, deque[float]] = {}
+
+    def _recent(self, key: str, now: float) -> deque[float]:
+        events = self.events.setdefault(key, deque())
+        while events and events[0] <= now - self.window:
+            events.popleft()
+        return events
+
+    def blocked(self, key: str) -> float:
+        """Seconds until ``key`` may try again (0: now)."""
+        now = time.monotonic()
+        events = self._recent(key, now)
+        if len(events) < self.limit:
+            return 0.0
+        return max(0.0, events[0] + self.window - now)
+
+    def hit(self, key: str) -> None:
+        self._recent(key, time.monotonic()).append(time.monotonic())
+        if len(self.events) > 50_000:  # bounded memory: forget idle keys
+            for k in [k for k, v in self.events.items() if not v][:25_000]:
+                del self.events[k]
+
+    def clear(self, key: str) -> None:
+        self.events.pop(key, None)
+
+
+class Accounts:
+    """Accounts and login sessions in the database. Methods are blocking (call them in
+    the storage threads); hashing is slow on purpose (call it in a worker thread)."""
+
+    def __init__(self, engine: sa.Engine, hasher: PasswordHasher | None = None):
+        self.engine = engine
+        # argon2-cffi's defaults are Argon2id with RFC 9106's low-memory profile.
+        self.hasher = hasher or PasswordHasher()
+        # Verified against when a username does not exist, so failing takes as long either way.
+        self.dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
+
+    # -- passwords (CPU-bound) -----------------------------------------------------------
+    def hash(self, password: str) -> str:
+        return self.hasher.hash(password)
+
+    def verify(self, stored_hash: str | None, password: str) -> bool:
+        try:
+            return self.hasher.verify(stored_hash or self.dummy_hash, password) and stored_hash is not None
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            return False
+
+    # -- accounts ------------------------------------------------------------------------
+    def create(self, username: str, password_hash: str) -> Account:
+        try:
+            with self.engine.begin() as conn:
+                result = conn.execute(
+                    accounts.insert().values(
+                        username=username,
+                        username_key=username.lower(),
+                        password_hash=password_hash,
+                        created=time.time(),
+                    )
+                )
+                return Account(result.inserted_primary_key[0], username)
+        except IntegrityError as exc:
+            raise ApiError(409, f"the username {username!r} is taken") from exc
+
+    def find(self, username: str) -> tuple[Account, str] | None:
+        """The account and its password hash, by username in any case."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(accounts.c.id, accounts.c.username, accounts.c.password_hash).where(
+                    accounts.c.username_key == username.lower()
+                )
+            ).first()
+        return (Account(row.id, row.username), row.password_hash) if row else None
+
+    def by_ids(self, ids: list[int]) -> dict[int, Account]:
+        if not ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(accounts.c.id, accounts.c.username).where(accounts.c.id.in_(set(ids)))
+            )
+            return {r.id: Account(r.id, r.username) for r in rows}
+
+    def set_password(self, account_id: int, password_hash: str, keep_session: str) -> None:
+        """New password; every other login session of the account ends."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                accounts.update().where(accounts.c.id == account_id).values(password_hash=password_hash)
+            )
+            conn.execute(
+                auth_sessions.delete().where(
+                    auth_sessions.c.account_id == account_id, auth_sessions.c.token_hash != keep_session
+                )
+            )
+
+    # -- login sessions ------------------------------------------------------------------
+    def open_session(self, account: Account) -> tuple[str, str]:
+        """A new login session: (cookie token, CSRF token)."""
+        token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                auth_sessions.insert().values(
+                    token_hash=token_hash(token),
+                    account_id=account.id,
+                    csrf=csrf,
+                    created=now,
+                    expires=now + SESSION_SECONDS,
+                )
+            )
+        return token, csrf
+
+    def session(self, token: str) -> LoginSession | None:
+        hashed = token_hash(token)
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(auth_sessions.c.csrf, auth_sessions.c.expires, accounts.c.id, accounts.c.username)
+                .join(accounts, accounts.c.id == auth_sessions.c.account_id)
+                .where(auth_sessions.c.token_hash == hashed)
+            ).first()
+        if row is None or row.expires < time.time():
+            return None
+        return LoginSession(Account(row.id, row.username), row.csrf, hashed)
+
+    def close_session(self, hashed: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(auth_sessions.delete().where(auth_sessions.c.token_hash == hashed))
+
+
+def csrf_ok(login: LoginSession, sent: str | None) -> bool:
+    return bool(sent) and hmac.compare_digest(login.csrf, sent)

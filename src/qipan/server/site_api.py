@@ -1,0 +1,379 @@
+"""HTTP endpoints of the game site: accounts, seeks and quick pairing, ratings and
+leaderboards, profiles, chat, and the pages that show them.
+
+A logged-in browser holds the session cookie (HttpOnly); every change it asks for with the
+cookie must carry the session's CSRF token in ``X-CSRF-Token`` (a page of another site can
+send the cookie but cannot read the token). Seat tokens (``Authorization: Bearer``) need no
+CSRF token: a browser never sends them by itself."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import FileResponse, JSONResponse
+
+from .. import agents as _agents
+from ..core import specs
+from .accounts import (
+    COOKIE,
+    CSRF_HEADER,
+    SESSION_SECONDS,
+    LoginSession,
+    check_password,
+    check_username,
+    csrf_ok,
+)
+from .chat import check_room, clean_text
+from .errors import ApiError
+from .ratings import TIME_CLASSES
+from .seeks import parse_seek
+from .site import Site, bots
+
+WEB_PAGES = ("account.html", "profile.html")
+
+
+def site(request: Request) -> Site:
+    return request.app.state.site
+
+
+async def body(request: Request, allow_empty: bool = False) -> dict[str, Any]:
+    from .app import _body  # the app module imports this one
+
+    return await _body(request, allow_empty=allow_empty)
+
+
+async def current(request: Request) -> LoginSession | None:
+    token = request.cookies.get(COOKIE)
+    if not token:
+        return None
+    if not hasattr(request.state, "login"):
+        request.state.login = await site(request).db(site(request).accounts.session, token)
+    return request.state.login
+
+
+async def require_login(request: Request, csrf: bool = True) -> LoginSession:
+    login = await current(request)
+    if login is None:
+        raise ApiError(401, "log in first")
+    if csrf and not csrf_ok(login, request.headers.get(CSRF_HEADER)):
+        raise ApiError(403, f"missing or wrong CSRF token (send it in {CSRF_HEADER})")
+    return login
+
+
+def _bearer(request: Request) -> str | None:
+    from .app import _token
+
+    return _token(request)
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _same_origin_json(request: Request) -> None:
+    """Login and signup have no session yet to hold a CSRF token: they only take JSON (a
+    form of another site cannot send it without CORS) from this site's own pages."""
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise ApiError(415, "send JSON (Content-Type: application/json)")
+    origin = request.headers.get("origin")
+    if origin and origin.split("://", 1)[-1] != request.headers.get("host", ""):
+        raise ApiError(403, "cross-site request refused")
+
+
+def _logged_in(request: Request, response: JSONResponse, token: str) -> JSONResponse:
+    secure = request.url.scheme == "https" or request.headers.get("x-forwarded-proto") == "https"
+    response.set_cookie(
+        COOKIE, token, max_age=SESSION_SECONDS, httponly=True, samesite="lax", secure=secure, path="/"
+    )
+    return response
+
+
+def _too_many(wait: float) -> ApiError:
+    return ApiError(429, f"too many attempts: try again in {max(1, round(wait))} s")
+
+
+def site_router() -> APIRouter:
+    router = APIRouter()
+
+    # -- accounts ----------------------------------------------------------------------
+    @router.post("/api/account/signup", status_code=201)
+    async def signup(request: Request) -> JSONResponse:
+        _same_origin_json(request)
+        s = site(request)
+        data = await body(request)
+        reserved = frozenset(a.name.lower() for a in _agents.agent_specs())
+        username = check_username(data.get("username"), reserved)
+        password = check_password(data.get("password"), username)
+        wait = s.signups_by_ip.blocked(_client(request))
+        if wait:
+            raise _too_many(wait)
+        s.signups_by_ip.hit(_client(request))
+        hashed = await asyncio.to_thread(s.accounts.hash, password)
+        account = await s.db(s.accounts.create, username, hashed)
+        token, csrf = await s.db(s.accounts.open_session, account)
+        return _logged_in(
+            request, JSONResponse({"username": account.username, "csrf": csrf}, status_code=201), token
+        )
+
+    @router.post("/api/account/login")
+    async def login(request: Request) -> JSONResponse:
+        _same_origin_json(request)
+        s = site(request)
+        data = await body(request)
+        username, password = data.get("username"), data.get("password")
+        if not isinstance(username, str) or not isinstance(password, str) or not username or not password:
+            raise ApiError(400, 'send {"username": "...", "password": "..."}')
+        key = username.lower()[:40]
+        wait = max(s.login_by_ip.blocked(_client(request)), s.login_failures.blocked(key))
+        if wait:
+            raise _too_many(wait)
+        s.login_by_ip.hit(_client(request))
+        found = await s.db(s.accounts.find, username) if len(username) <= 20 else None
+        # A missing account is checked against a dummy hash: failing takes as long either way.
+        ok = await asyncio.to_thread(s.accounts.verify, found[1] if found else None, password[:256])
+        if not ok or found is None:
+            s.login_failures.hit(key)
+            raise ApiError(401, "wrong username or password")
+        s.login_failures.clear(key)
+        token, csrf = await s.db(s.accounts.open_session, found[0])
+        return _logged_in(request, JSONResponse({"username": found[0].username, "csrf": csrf}), token)
+
+    @router.post("/api/account/logout")
+    async def logout(request: Request) -> JSONResponse:
+        login = await require_login(request)
+        await site(request).db(site(request).accounts.close_session, login.token_hash)
+        response = JSONResponse({"ok": True})
+        response.delete_cookie(COOKIE, path="/")
+        return response
+
+    @router.get("/api/account/me")
+    async def me(request: Request) -> dict:
+        login = await current(request)
+        if login is None:
+            return {"account": None}
+        s = site(request)
+        games = await s.games_of(login.account.id, 50)
+        return {
+            "account": {"username": login.account.username},
+            "csrf": login.csrf,
+            "your_turn": [g["id"] for g in games if g["your_turn"]],
+        }
+
+    @router.post("/api/account/password")
+    async def change_password(request: Request) -> dict:
+        login = await require_login(request)
+        s = site(request)
+        data = await body(request)
+        old = data.get("old")
+        new = check_password(data.get("new"), login.account.username)
+        if not isinstance(old, str):
+            raise ApiError(400, "send the current password as old")
+        key = login.account.username.lower()
+        wait = s.login_failures.blocked(key)
+        if wait:
+            raise _too_many(wait)
+        found = await s.db(s.accounts.find, login.account.username)
+        if not await asyncio.to_thread(s.accounts.verify, found[1] if found else None, old[:256]):
+            s.login_failures.hit(key)
+            raise ApiError(401, "the current password is wrong")
+        hashed = await asyncio.to_thread(s.accounts.hash, new)
+        await s.db(s.accounts.set_password, login.account.id, hashed, login.token_hash)
+        return {"ok": True}
+
+    @router.get("/api/account/games")
+    async def my_games(request: Request) -> dict:
+        login = await require_login(request, csrf=False)
+        return {"games": await site(request).games_of(login.account.id, 100)}
+
+    @router.post("/api/account/seats")
+    async def link_seat(request: Request) -> dict:
+        """Make a seat (proved by its token) this account's: it then shows in "my games"
+        on every device."""
+        login = await require_login(request)
+        data = await body(request)
+        game_id, token = data.get("game"), data.get("token")
+        if not isinstance(game_id, str) or not isinstance(token, str):
+            raise ApiError(400, 'send {"game": "<id>", "token": "<seat token>"}')
+        seat = await site(request).link_seat(login.account, game_id, token)
+        return {"game": game_id, "seat": seat}
+
+    @router.get("/api/account/games/{game_id}/seats")
+    async def my_seats(request: Request, game_id: str) -> dict:
+        login = await require_login(request, csrf=False)
+        return {"seats": await site(request).my_seats(login.account, game_id)}
+
+    @router.get("/api/account/seeks")
+    async def my_seeks(request: Request) -> dict:
+        login = await require_login(request, csrf=False)
+        s = site(request)
+        return {"seeks": [_seek(x) for x in await s.db(s.seeks.of_account, login.account.id)]}
+
+    @router.get("/api/account/mutes")
+    async def list_mutes(request: Request) -> dict:
+        login = await require_login(request, csrf=False)
+        return {"muted": await site(request).db(site(request).chat.muted, login.account.id)}
+
+    @router.post("/api/account/mutes")
+    async def mute(request: Request) -> dict:
+        login = await require_login(request)
+        s = site(request)
+        data = await body(request)
+        name, muted = data.get("username"), data.get("muted", True)
+        if not isinstance(name, str) or not isinstance(muted, bool):
+            raise ApiError(400, 'send {"username": "...", "muted": true|false}')
+        found = await s.db(s.accounts.find, name) if len(name) <= 20 else None
+        if found is None:
+            raise ApiError(404, f"there is no account {name!r}")
+        if found[0].id == login.account.id:
+            raise ApiError(400, "you cannot mute yourself")
+        await s.db(s.chat.mute, login.account.id, found[0].id, muted)
+        return {"muted": await s.db(s.chat.muted, login.account.id)}
+
+    # -- seeks and pairing -------------------------------------------------------------
+    @router.get("/api/seeks")
+    async def list_seeks(request: Request) -> dict:
+        s = site(request)
+        out = []
+        for seek in await s.db(s.seeks.open):
+            rating = await s.db(
+                s.standings.rating, seek["account_id"], _family(seek["game"]), seek["time_class"]
+            )
+            out.append(_seek(seek) | {"rating": round(rating.rating), "provisional": rating.provisional})
+        return {"seeks": out}
+
+    @router.post("/api/seeks", status_code=201)
+    async def post_seek(request: Request) -> dict:
+        login = await require_login(request)
+        s = site(request)
+        seek = parse_seek(await body(request))
+        return {"id": await s.db(s.seeks.post, login.account, seek)}
+
+    @router.delete("/api/seeks/{seek_id}")
+    async def cancel_seek(request: Request, seek_id: str) -> dict:
+        login = await require_login(request)
+        s = site(request)
+        await s.db(s.seeks.cancel, seek_id, login.account)
+        return {"ok": True}
+
+    @router.post("/api/seeks/{seek_id}/accept")
+    async def accept_seek(request: Request, seek_id: str) -> dict:
+        login = await require_login(request)
+        return await site(request).accept(login.account, seek_id)
+
+    @router.post("/api/quick")
+    async def quick_pairing(request: Request) -> dict:
+        login = await require_login(request)
+        return await site(request).quick(login.account, parse_seek(await body(request)))
+
+    @router.get("/api/bots")
+    async def list_bots() -> dict:
+        return {"bots": bots()}
+
+    # -- ratings and profiles ----------------------------------------------------------
+    @router.get("/api/leaderboard")
+    async def leaderboard(request: Request, family: str | None = None, time_class: str | None = None) -> dict:
+        if family is not None and family not in {g.family for g in specs()}:
+            raise ApiError(400, f"unknown game family {family!r}")
+        if time_class is not None and time_class not in TIME_CLASSES:
+            raise ApiError(400, f"time_class must be one of {', '.join(TIME_CLASSES)}")
+        s = site(request)
+        return {"players": await s.db(s.standings.leaderboard, family, time_class, 50)}
+
+    @router.get("/api/users/{username}")
+    async def profile(request: Request, username: str) -> dict:
+        s = site(request)
+        found = await s.db(s.accounts.find, username) if len(username) <= 20 else None
+        if found is None:
+            raise ApiError(404, f"there is no account {username!r}")
+        account = found[0]
+        return {
+            "username": account.username,
+            "ratings": await s.db(s.standings.of_account, account.id),
+            "history": await s.db(s.standings.history, account.id),
+            "games": await s.games_of(account.id, 50),
+        }
+
+    # -- chat --------------------------------------------------------------------------
+    @router.get("/api/games/{game_id}/chat")
+    async def read_chat(request: Request, game_id: str, room: str = "players", after: int = 0) -> dict:
+        s = site(request)
+        check_room(room)
+        session = await s.manager.get(game_id)
+        login = await current(request)
+        if room == "players" and session.status != "over":
+            seat = session.seat_of(_bearer(request))
+            owned = await s.db(s._seats_of, game_id, login.account.id) if login else {}
+            if seat is None and not owned:
+                raise ApiError(403, "the players' room is open to the players until the game ends")
+        messages = await s.db(
+            s.chat.messages, game_id, room, max(0, after), login.account.id if login else None
+        )
+        return {"messages": messages}
+
+    @router.post("/api/games/{game_id}/chat", status_code=201)
+    async def write_chat(request: Request, game_id: str) -> dict:
+        s = site(request)
+        data = await body(request)
+        room = check_room(data.get("room", "players"))
+        text = clean_text(data.get("text"))
+        session = await s.manager.get(game_id)
+        token = _bearer(request)
+        login = None
+        if room == "players":
+            seat = session.seat_of(token) if token else None
+            if seat is None:  # an account's own seat, without the token
+                login = await require_login(request)
+                owned = await s.db(s._seats_of, game_id, login.account.id)
+                if not owned:
+                    raise ApiError(403, "only the players write in the players' room")
+                seat = min(owned)
+            accounts = await s.seat_accounts(game_id)
+            account_id = accounts.get(seat)
+            name = session.name(seat)
+        else:
+            login = await require_login(request)
+            owned = await s.db(s._seats_of, game_id, login.account.id)
+            if owned and session.status != "over":
+                raise ApiError(403, "players write in the players' room while the game is on")
+            seat, account_id, name = None, login.account.id, login.account.username
+        s.chat_allowed(f"{game_id}:{seat}" if account_id is None else f"a{account_id}")
+        return await s.db(s.chat.post, game_id, room, name, text, account_id, seat)
+
+    # -- pages -------------------------------------------------------------------------
+    from .app import WEB
+
+    @router.get("/account", include_in_schema=False)
+    async def account_page() -> FileResponse:
+        return FileResponse(WEB / "account.html")
+
+    @router.get("/u/{username}", include_in_schema=False)
+    async def profile_page(username: str) -> FileResponse:
+        return FileResponse(WEB / "profile.html")
+
+    return router
+
+
+def _family(game: str) -> str:
+    from ..core import spec
+
+    return spec(game).family
+
+
+def _seek(seek: dict) -> dict:
+    return {
+        "id": seek["id"],
+        "username": seek["username"],
+        "game": seek["game"],
+        "options": seek["options"],
+        "clock": seek["clock"],
+        "days": seek["days"],
+        "time_class": seek["time_class"],
+        "rated": seek["rated"],
+        "rating_min": seek["rating_min"],
+        "rating_max": seek["rating_max"],
+        "status": seek["status"],
+        "game_id": seek["game_id"],
+        "created": seek["created"],
+    }
