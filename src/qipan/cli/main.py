@@ -56,7 +56,7 @@ option_flag = click.option(
     "options",
     multiple=True,
     metavar="KEY=VALUE",
-    help="a rule option, e.g. -o flying=false (repeatable)",
+    help="a rule option, e.g. -o flying=none (repeatable)",
 )
 
 
