@@ -1,0 +1,478 @@
+"""Morris as an indexed position space for retrograde analysis (``qipan.solve``).
+
+A position is seen from the side to move: its stones ``M`` and the other side's ``O`` on the
+board, and both hands. Segments are keyed ``(|M|, |O|, hand of the mover, hand of the
+other)``; inside a segment the index is the symmetry-reduced rank of the pair (M, O)
+(:class:`qipan.solve.ranking.SetPairIndex`) under the board's automorphisms (16 on the 6MM,
+9MM and 12MM boards, 8 on the 3x3 board), found from the board data.
+
+A placement always leads to a segment with one stone fewer in hand, a removal to one with a
+stone fewer on the board; only slides and flies lead back and forth between ``(a, b)`` and
+``(b, a)``, which therefore form one component. So the components form a DAG whose sources
+are the smallest endgames and whose sink is the start.
+
+The move generator below is a compiled twin of the engine's for the rules the tables
+support (mill or line goal, one removal per mill, the three mill protections, flying,
+placement-only, move-anywhere); tests check it against ``legal_moves`` position by position.
+The n-move rule and ply caps are ignored and repetition is a draw (the game-theoretic value,
+as in ``solver.py``)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from ...core.errors import QipanError
+from ...solve.jit import njit, np
+from ...solve.ranking import SetPairIndex, expand, pair_index, popcount, unrank_set
+from ...solve.space import Expansion, Segment
+from ...solve.symmetry import automorphisms
+
+_PROTECTION = {"fallback": 0, "always_protected": 1, "no_mill_protection": 2}
+
+
+def supported(rules) -> str | None:
+    """Why these rules cannot be tabled, or None."""
+    if rules.captures != "mill":
+        return "直棋 captures (擔, 槓) are not in the tables"
+    if rules.take_per_mill != 1:
+        return "take_per_mill=2 is not in the tables"
+    if rules.goal == "mill" and rules.full_board != "draw" and 2 * rules.stones >= _points(rules):
+        return "a board that can fill up is not in the tables"
+    return None
+
+
+def _points(rules) -> int:
+    return {"nine": 24, "twelve": 24, "six": 16, "three": 9}[rules.board]
+
+
+class MorrisSpace:
+    """The position space of one Morris rule set.
+
+    ``max_stones``: None for the whole game from the start (placement included); an int k
+    for the moving/flying endgames only, every segment with 3..k stones a side on the board
+    and none in hand (3..k for the mill goal)."""
+
+    def __init__(self, game, max_stones: int | None = None):
+        rules = game.rules
+        why = supported(rules)
+        if why:
+            raise QipanError(f"{game.id}: {why}")
+        self.game = game
+        self.rules = rules
+        self.max_stones = max_stones
+        t = game.tables
+        board = t.board
+        self.names = t.names
+        n = self.n = t.n
+        index = t.index
+        edges = [(index[a], index[b]) for a, b in board.edges]
+        lines = [tuple(index[p] for p in line) for line in board.lines]
+        self.symmetries = automorphisms(n, edges, lines)
+        self.index = SetPairIndex(n, self.symmetries)
+        self.nbr = np.array(t.nbr, dtype=np.int64)
+        most = max(len(p) for p in t.pairs)
+        self.pairs = np.zeros((n, max(most, 1)), dtype=np.int64)
+        self.npairs = np.array([len(p) for p in t.pairs], dtype=np.int64)
+        for i, ps in enumerate(t.pairs):
+            self.pairs[i, : len(ps)] = ps
+        self.lines = np.array(t.lines, dtype=np.int64)
+        self.fly_at = n if rules.move_anywhere else (-1 if rules.flying is None else rules.flying)
+        self.line_goal = rules.goal == "line"
+        self.stones = rules.stones
+        if max_stones is not None and not 3 <= max_stones <= rules.stones:
+            raise QipanError(f"max_stones must be between 3 and {rules.stones}, not {max_stones}")
+        self._segments = self._enumerate()
+        self._number = {s.key: i for i, s in enumerate(self._segments)}
+        S = self.stones
+        self.seg_id = np.full((n + 1, n + 1, S + 1, S + 1), -1, dtype=np.int64)
+        for i, s in enumerate(self._segments):
+            self.seg_id[s.key] = i
+
+    # -- the segments and their DAG ----------------------------------------------------------
+    def start_key(self) -> tuple:
+        return (0, 0, self.stones, self.stones)
+
+    def _children(self, key: tuple) -> set[tuple]:
+        a, b, hm, ho = key
+        out = set()
+        if hm:
+            if a + b >= self.n:
+                return out
+            out.add((b, a + 1, ho, hm - 1))
+            if not self.line_goal and a + 1 >= 3 and b - 1 + ho >= 3:
+                out.add((b - 1, a + 1, ho, hm - 1))
+        elif not self.rules.placement_only:
+            out.add((b, a, 0, 0))
+            if not self.line_goal and a >= 3 and b - 1 >= 3:
+                out.add((b - 1, a, 0, 0))
+        return out
+
+    def _enumerate(self) -> list[Segment]:
+        top = self.stones if self.max_stones is None else self.max_stones
+        lo = top if self.line_goal else 3  # without removals only full hands reach the moving phase
+        keys = {(a, b, 0, 0) for a in range(lo, top + 1) for b in range(lo, top + 1) if a + b <= self.n}
+        if self.rules.placement_only:
+            keys = set()
+        if self.max_stones is None:
+            todo = [self.start_key()]
+            while todo:
+                key = todo.pop()
+                if key in keys:
+                    continue
+                keys.add(key)
+                todo.extend(self._children(key))
+        # The moving-phase closure of what is listed (a removal from a listed segment).
+        todo = list(keys)
+        while todo:
+            for child in self._children(todo.pop()):
+                if child not in keys:
+                    keys.add(child)
+                    todo.append(child)
+        return [Segment(k, "s{}-{}-h{}-{}".format(*k), self.index.size(k[0], k[1])) for k in sorted(keys)]
+
+    def segments(self) -> list[Segment]:
+        return self._segments
+
+    def components(self) -> list[tuple[tuple, ...]]:
+        out, seen = [], set()
+        for s in self._segments:
+            if s.key in seen:
+                continue
+            a, b, hm, ho = s.key
+            mate = (b, a, 0, 0)
+            if (
+                hm == 0
+                and ho == 0
+                and mate != s.key
+                and mate in self._number
+                and not self.rules.placement_only
+            ):
+                out.append((s.key, mate))
+                seen.add(mate)
+            else:
+                out.append((s.key,))
+            seen.add(s.key)
+        return out
+
+    def dependencies(self, key: tuple) -> set[tuple]:
+        return self._children(key)
+
+    def describe(self) -> dict:
+        return {
+            "game": self.game.id,
+            "rules": asdict(self.rules) | {"repetition_count": None, "n_move": 0, "max_plies": None},
+            "points": list(self.names),
+            "symmetries": len(self.symmetries),
+            "max_stones": self.max_stones,
+            "index": "mover-set orbit id * C(n-p, q) + colex rank of the other set (qipan.solve.ranking)",
+        }
+
+    # -- moves ------------------------------------------------------------------------------
+    def expand(self, key: tuple) -> Expansion:
+        a, b, hm, ho = key
+        size = self.index.size(a, b)
+        start = np.zeros(size + 1, dtype=np.int64)
+        term = np.zeros(size, dtype=np.int8)
+        empty64 = np.zeros(0, dtype=np.int64)
+        args = self._kernel_args()
+        total = _expand(a, b, hm, ho, False, start, empty64, empty64, term, *args)
+        dseg = np.empty(total, dtype=np.int64)
+        didx = np.empty(total, dtype=np.int64)
+        status = _expand(a, b, hm, ho, True, start, dseg, didx, term, *args)
+        if status < 0:
+            raise QipanError(f"a move from segment {key} leads outside the space (max_stones too small?)")
+        return Expansion(start, dseg, didx, term)
+
+    def _kernel_args(self):
+        ix = self.index
+        return (
+            self.n,
+            self.nbr,
+            self.pairs,
+            self.npairs,
+            self.lines,
+            self.fly_at,
+            _PROTECTION[self.rules.protection],
+            self.line_goal,
+            self.rules.placement_only,
+            self.seg_id,
+            ix.C,
+            ix.T,
+            ix.canon_id,
+            ix.canon_g,
+            ix.rank_off,
+            ix.reps,
+            ix.rep_off,
+        )
+
+    # -- states <-> (segment, index) -------------------------------------------------------
+    def locate(self, state) -> tuple[tuple, int]:
+        """The segment key and index of a state (the side to move's view)."""
+        if state.outcome is not None or state.to_move is None:
+            raise QipanError("the game is over: the tables hold positions with a side to move")
+        if state.pending:
+            raise QipanError("full-board removals are not in the tables")
+        c = state.to_move
+        own, opp = state.bb[c], state.bb[1 - c]
+        key = (own.bit_count(), opp.bit_count(), state.hand[c], state.hand[1 - c])
+        if key not in self._number:
+            raise QipanError(f"no table for {key[0]} against {key[1]} stones with hands {key[2]},{key[3]}")
+        return key, self.index.index(own, opp)
+
+    def board_of(self, key: tuple, i: int) -> tuple[int, int]:
+        """(mover's stones, other's stones) as bitmasks at index ``i`` of segment ``key``."""
+        return self.index.position(key[0], key[1], i)
+
+    def state_at(self, key: tuple, i: int, mover: int = 0):
+        """A game state for index ``i`` of segment ``key`` with ``mover`` to move."""
+        own, opp = self.board_of(key, i)
+        state = self.game.new()
+        state.bb = [0, 0]
+        state.bb[mover], state.bb[1 - mover] = own, opp
+        state.hand = [0, 0]
+        state.hand[mover], state.hand[1 - mover] = key[2], key[3]
+        state.to_move = mover
+        state._moves = None
+        state.reps = {}
+        return state
+
+    def weights(self, key: tuple) -> np.ndarray:
+        return self.index.weights(key[0], key[1])
+
+
+@njit
+def _in_mills(m, lines):
+    out = 0
+    for k in range(lines.shape[0]):
+        line = lines[k]
+        if m & line == line:
+            out |= line
+    return out
+
+
+@njit
+def _removable(o, lines, protection):
+    if protection == 2 or o == 0:
+        return o
+    mills = _in_mills(o, lines)
+    if mills == 0:
+        return o
+    free = o & ~mills
+    if free:
+        return free
+    return o if protection == 0 else 0
+
+
+@njit
+def _emit(fill, ptr, dseg, didx, seg, x, y, n, C, T, canon_id, canon_g, rank_off, reps, rep_off):
+    if fill:
+        dseg[ptr] = seg
+        if seg >= 0:
+            didx[ptr] = pair_index(x, y, n, C, T, canon_id, canon_g, rank_off, reps, rep_off)
+        else:
+            didx[ptr] = 0
+    return ptr + 1
+
+
+@njit
+def _land(
+    fill,
+    ptr,
+    dseg,
+    didx,
+    m2,
+    o,
+    to,
+    b,
+    hm2,
+    ho,
+    n,
+    pairs,
+    npairs,
+    lines,
+    protection,
+    line_goal,
+    seg_id,
+    C,
+    T,
+    canon_id,
+    canon_g,
+    rank_off,
+    reps,
+    rep_off,
+):
+    """Emit the successors of the mover's stone arriving on ``to`` (mover now ``m2``)."""
+    a2 = popcount(m2)
+    mill = False
+    for k in range(npairs[to]):
+        pm = pairs[to, k]
+        if m2 & pm == pm:
+            mill = True
+    if mill and line_goal:
+        return _emit(fill, ptr, dseg, didx, -2, 0, 0, n, C, T, canon_id, canon_g, rank_off, reps, rep_off)
+    if mill:
+        r = _removable(o, lines, protection)
+        if r:
+            while r:
+                low = r & -r
+                r ^= low
+                if b - 1 + ho < 3:
+                    ptr = _emit(
+                        fill, ptr, dseg, didx, -2, 0, 0, n, C, T, canon_id, canon_g, rank_off, reps, rep_off
+                    )
+                else:
+                    seg = seg_id[b - 1, a2, ho, hm2]
+                    if seg < 0:
+                        return -(1 << 40)
+                    ptr = _emit(
+                        fill,
+                        ptr,
+                        dseg,
+                        didx,
+                        seg,
+                        o ^ low,
+                        m2,
+                        n,
+                        C,
+                        T,
+                        canon_id,
+                        canon_g,
+                        rank_off,
+                        reps,
+                        rep_off,
+                    )
+            return ptr
+    seg = seg_id[b, a2, ho, hm2]
+    if seg < 0:
+        return -(1 << 40)
+    return _emit(fill, ptr, dseg, didx, seg, o, m2, n, C, T, canon_id, canon_g, rank_off, reps, rep_off)
+
+
+@njit
+def _expand(
+    a,
+    b,
+    hm,
+    ho,
+    fill,
+    start,
+    dseg,
+    didx,
+    term,
+    n,
+    nbr,
+    pairs,
+    npairs,
+    lines,
+    fly_at,
+    protection,
+    line_goal,
+    placement_only,
+    seg_id,
+    C,
+    T,
+    canon_id,
+    canon_g,
+    rank_off,
+    reps,
+    rep_off,
+):
+    """Successors of every position of segment (a, b, hm, ho); returns the number of moves
+    (negative: a successor segment is missing). ``fill``: write them, else only count."""
+    full = (1 << n) - 1
+    nb = C[n - a, b]
+    count = (rep_off[a + 1] - rep_off[a]) * nb
+    ptr = 0
+    for node in range(count):
+        m = reps[rep_off[a] + node // nb]
+        o = expand(unrank_set(node % nb, b, C, n), full ^ m, n)
+        start[node] = ptr
+        empty = full ^ (m | o)
+        before = ptr
+        if hm > 0:
+            e = empty
+            while e:
+                low = e & -e
+                e ^= low
+                to = 0
+                while (low >> to) != 1:
+                    to += 1
+                ptr = _land(
+                    fill,
+                    ptr,
+                    dseg,
+                    didx,
+                    m | low,
+                    o,
+                    to,
+                    b,
+                    hm - 1,
+                    ho,
+                    n,
+                    pairs,
+                    npairs,
+                    lines,
+                    protection,
+                    line_goal,
+                    seg_id,
+                    C,
+                    T,
+                    canon_id,
+                    canon_g,
+                    rank_off,
+                    reps,
+                    rep_off,
+                )
+                if ptr < 0:
+                    return ptr
+        elif placement_only:
+            term[node] = 2  # every stone placed without a line
+            continue
+        else:
+            flying = a <= fly_at
+            s = m
+            while s:
+                lf = s & -s
+                s ^= lf
+                f = 0
+                while (lf >> f) != 1:
+                    f += 1
+                targets = empty if flying else nbr[f] & empty
+                while targets:
+                    low = targets & -targets
+                    targets ^= low
+                    to = 0
+                    while (low >> to) != 1:
+                        to += 1
+                    ptr = _land(
+                        fill,
+                        ptr,
+                        dseg,
+                        didx,
+                        m ^ lf ^ low,
+                        o,
+                        to,
+                        b,
+                        0,
+                        ho,
+                        n,
+                        pairs,
+                        npairs,
+                        lines,
+                        protection,
+                        line_goal,
+                        seg_id,
+                        C,
+                        T,
+                        canon_id,
+                        canon_g,
+                        rank_off,
+                        reps,
+                        rep_off,
+                    )
+                    if ptr < 0:
+                        return ptr
+        if ptr == before:
+            term[node] = 1  # no move: the side to move has lost (blocked)
+    start[count] = ptr
+    return ptr
