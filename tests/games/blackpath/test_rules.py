@@ -6,8 +6,8 @@ import pytest
 
 import qipan
 from qipan.core import IllegalMove, NotationError
+from qipan.games.blackpath.board import BORDER, GOAL, OPEN, PAIR, E, N, S, W, tile_joining
 from qipan.games.blackpath.notation import game_text, read_game
-from qipan.games.blackpath.tiles import BORDER, GOAL, OPEN, PAIR, E, N, S, W, tile_joining
 
 
 def new(rows=4, cols=4, **options):

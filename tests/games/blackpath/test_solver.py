@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import qipan
-from qipan.games.blackpath.agents import DominoAgent, SolverAgent, domino_partners
+from qipan.games.blackpath.agent import DominoAgent, SolverAgent, domino_partners
 from qipan.games.blackpath.solver import SearchTimeout, Solver, solve
 
 #: A copy of the project's data/blackpath/blackpath_small_boards.tsv.

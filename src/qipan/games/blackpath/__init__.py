@@ -2,7 +2,7 @@
 
 from ...agents.base import AgentSpec, register_agent
 from ...core import GameSpec, Option, register
-from .agents import DominoAgent, SolverAgent
+from .agent import DominoAgent, SolverAgent
 from .rules import BlackPathGame, BlackPathState
 from .solver import Solver, solve
 

@@ -1,8 +1,6 @@
 """Black Path notation (rules file §1.6): a move is its tile symbol ``+ / \\``, optionally
-prefixed by its cell (columns a.. left to right, rows 1.. top to bottom): ``b1\\``.
-
-Positions are written as the board, one text line per row: ``.`` empty, ``*`` the goal,
-``+ / \\`` tiles. The path is rebuilt by following it from the start."""
+prefixed by its cell (columns a.. left to right, rows 1.. top to bottom): ``b1\\``. A game
+is written as its moves, then ``1-0`` or ``0-1`` when it is over."""
 
 from __future__ import annotations
 
@@ -10,14 +8,10 @@ import re
 from typing import TYPE_CHECKING
 
 from ...core import IllegalMove, Move, NotationError, State
-from .tiles import EMPTY, SYMBOLS, TILE_OF_SYMBOL
+from .board import TILE_OF_SYMBOL, cell_name
 
 if TYPE_CHECKING:
     from .rules import BlackPathGame, BlackPathState
-
-
-def cell_name(cell: int, cols: int) -> str:
-    return f"{chr(ord('a') + cell % cols)}{cell // cols + 1}"
 
 
 def parse_cell(text: str, rows: int, cols: int) -> int:
@@ -79,45 +73,4 @@ def read_game(game: BlackPathGame, text: str) -> BlackPathState:
     if result is not None and (state.outcome is None or state.outcome.result_text() != result):
         got = state.outcome.result_text() if state.outcome else "unfinished"
         raise NotationError(f"the moves give {got}, the text says {result}")
-    return state
-
-
-def write_position(state: BlackPathState) -> str:
-    g = state.game
-    lines = []
-    for r in range(g.rows):
-        row = []
-        for c in range(g.cols):
-            cell = r * g.cols + c
-            row.append("*" if cell == g.goal else SYMBOLS[state.tiles[cell]])
-        lines.append("".join(row))
-    return "\n".join(lines)
-
-
-def read_position(game: BlackPathGame, text: str) -> BlackPathState:
-    lines = [line.strip() for line in str(text).strip().splitlines() if line.strip()]
-    if len(lines) != game.rows or any(len(line) != game.cols for line in lines):
-        raise NotationError(f"a position of this game is {game.rows} lines of {game.cols} characters")
-    wanted = []
-    for r, line in enumerate(lines):
-        for c, ch in enumerate(line):
-            cell = r * game.cols + c
-            if ch == "*" and cell == game.goal:
-                ch = "."
-            if ch != "." and ch not in TILE_OF_SYMBOL:
-                raise NotationError(
-                    f"{ch!r} at {cell_name(cell, game.cols)} is not . + / \\ (or * on the goal)"
-                )
-            if cell == game.goal and ch != ".":
-                raise NotationError("the goal cell is never filled")
-            wanted.append(TILE_OF_SYMBOL.get(ch, EMPTY))
-    state = game.new()
-    # Replay the tiles the path meets, in path order; any other filled cell is off the path.
-    while state.outcome is None and wanted[state.end_cell] != EMPTY:
-        try:
-            state.play(game.cell_moves[state.end_cell][wanted[state.end_cell] - 1])
-        except IllegalMove as exc:
-            raise NotationError(f"the position cannot arise: {exc}") from exc
-    if sum(t != EMPTY for t in wanted) != state.filled:
-        raise NotationError("some tiles are not on the path from the start")
     return state

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .notation import cell_name
-from .tiles import CROSS, EMPTY, PAIR, SIDE_NAMES, SYMBOLS
+from .board import CROSS, EMPTY, PAIR, SIDE_NAMES, SYMBOLS, cell_name
 
 if TYPE_CHECKING:
     from .rules import BlackPathState

@@ -10,8 +10,7 @@ import random
 
 from ...core import IllegalMove, Move, NotationError, Outcome, State
 from ...core.game import Game
-from . import notation, render
-from .tiles import (
+from .board import (
     BORDER,
     CROSS,
     EMPTY,
@@ -22,6 +21,7 @@ from .tiles import (
     TILE_OF_SYMBOL,
     N,
     W,
+    cell_name,
     follow,
     neighbours,
 )
@@ -48,7 +48,7 @@ class BlackPathGame(Game):
         # The three moves of every cell, made once: the text is the tile symbol, the path
         # names the (forced) cell and then the tile, for click-to-play front-ends.
         self.cell_moves = [
-            tuple(Move(SYMBOLS[t], (notation.cell_name(cell, cols), SYMBOLS[t]), t) for t in (1, 2, 3))
+            tuple(Move(SYMBOLS[t], (cell_name(cell, cols), SYMBOLS[t]), t) for t in (1, 2, 3))
             for cell in range(rows * cols)
         ]
 
@@ -56,10 +56,14 @@ class BlackPathGame(Game):
         return BlackPathState(self, players)
 
     def parse(self, text: str, state: State) -> Move:
-        return notation.parse_move(self, text, state)
+        from .notation import parse_move
+
+        return parse_move(self, text, state)
 
     def position(self, text: str) -> BlackPathState:
-        return notation.read_position(self, text)
+        from .position import read_position
+
+        return read_position(self, text)
 
     has_evaluation = True
 
@@ -128,7 +132,7 @@ class BlackPathState(State):
         kind, nxt, entry, _ = self._reach(tile)
         self.tiles[cell] = tile
         self.filled += 1
-        name = notation.cell_name(cell, self.game.cols)
+        name = cell_name(cell, self.game.cols)
         if kind == GOAL:
             self.outcome = Outcome.win((mover,), 2, f"the path from {name} reaches the goal")
             self.to_move = None
@@ -139,7 +143,7 @@ class BlackPathState(State):
             self.end_cell, self.end_side = nxt, entry
             self.to_move = 1 - mover
             if not self.safe_tiles():
-                where = notation.cell_name(nxt, self.game.cols)
+                where = cell_name(nxt, self.game.cols)
                 self.outcome = Outcome.win(
                     (mover,),
                     2,
@@ -169,13 +173,19 @@ class BlackPathState(State):
         return [first, *follow(self.tiles, g.neigh, g.goal, 0, first[2])[3]]
 
     def text(self) -> str:
-        return render.text(self)
+        from .render import text
+
+        return text(self)
 
     def svg(self) -> str:
-        return render.svg(self)
+        from .render import svg
+
+        return svg(self)
 
     def position(self) -> str:
-        return notation.write_position(self)
+        from .position import write_position
+
+        return write_position(self)
 
     def copy(self) -> BlackPathState:
         new = BlackPathState.__new__(BlackPathState)

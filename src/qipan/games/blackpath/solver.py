@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import time
 
-from .notation import cell_name
-from .tiles import CROSS, EMPTY, PAIR, N, W, neighbours
+from .board import CROSS, EMPTY, PAIR, N, W, cell_name, neighbours
 
 
 class SearchTimeout(Exception):

@@ -6,8 +6,8 @@ import time
 
 from ...agents.base import Agent
 from ...core import Move
+from .board import EMPTY, GOAL, tile_joining
 from .solver import SearchTimeout, Solver
-from .tiles import EMPTY, GOAL, tile_joining
 
 
 def domino_partners(rows: int, cols: int) -> list[int]:

@@ -1,6 +1,8 @@
-"""Geometry of the Black Path board: sides, the three tiles and the path-following rule.
+"""Geometry of the Black Path board: sides, the three tiles, cell names and the
+path-following rule.
 
-Shared by the rules and the solver so both follow the path the same way."""
+Shared by the rules, the notation, the renderer and the solver so all follow the path the
+same way (imports go one way: board <- rules <- the rest)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,11 @@ DC = (0, 1, 0, -1)
 
 #: What the path reaches when followed from the last placement.
 OPEN, BORDER, GOAL = "open", "border", "goal"
+
+
+def cell_name(cell: int, cols: int) -> str:
+    """``a1`` for the top-left cell: columns a.. left to right, rows 1.. top to bottom."""
+    return f"{chr(ord('a') + cell % cols)}{cell // cols + 1}"
 
 
 def opposite(side: int) -> int:
