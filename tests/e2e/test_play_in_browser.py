@@ -126,6 +126,10 @@ def test_play_pente_against_a_bot(live_server, new_page, screenshots):
             )
             continue
         move = me.choose(state)
+        # The server may be ahead of the page: click only once the page has drawn this ply.
+        page.wait_for_function(
+            f"document.getElementById('status').dataset.ply >= {data['ply']}", timeout=20_000
+        )
         click_path(page, move.path)
         page.wait_for_function(
             f"document.getElementById('status').dataset.ply > {data['ply']}", timeout=20_000
