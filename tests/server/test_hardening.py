@@ -3,13 +3,14 @@ WebSocket API, and checks that the request is refused clearly and changes nothin
 
 from __future__ import annotations
 
+import socket
 import sys
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_helpers import bearer, create  # noqa: E402
+from server_helpers import bearer, create, free_port, wait_for  # noqa: E402
 
 LONE_SURROGATE_NAME = b'{"game": "toy-ttt", "seats": [{"name": "\\ud800"}, {}]}'
 
@@ -115,3 +116,78 @@ def test_a_deeply_nested_socket_message_gets_an_error_and_the_socket_stays_open(
         assert reply["type"] == "error" and reply["status"] == 400 and "nested" in reply["error"]
         ws.send_json({"type": "ping", "id": 7})
         assert ws.receive_json() == {"type": "pong", "id": 7}
+
+
+# -- 4. request bodies: size limit before and while reading, and a read timeout ------------
+@pytest.fixture
+def live_server(tmp_path):
+    """The app under a real uvicorn (in a thread) on a loopback port, with a short body
+    timeout, for tests that need real sockets."""
+    import threading
+
+    import uvicorn
+    from qipan.server.limits import Limits
+
+    from qipan.server import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'live.sqlite3'}", limits=Limits(body_timeout=0.5))
+    config = uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    wait_for(lambda: server.started, timeout=20)
+    yield config.port
+    server.should_exit = True
+    thread.join(timeout=20)
+
+
+def raw_request(port: int, head: bytes, body_parts=(), wait: float = 10.0) -> bytes:
+    """Send a request's head and then some body parts; return what the server answers
+    within ``wait`` seconds (b"" if nothing)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=wait) as sock:
+        sock.sendall(head)
+        for part in body_parts:
+            try:
+                sock.sendall(part)
+            except (BrokenPipeError, ConnectionResetError):  # the server refused early
+                break
+        try:
+            return sock.recv(65536)
+        except TimeoutError:
+            return b""
+
+
+def status_of(reply: bytes) -> int | None:
+    return int(reply.split(b" ", 2)[1]) if reply.startswith(b"HTTP/1.1 ") else None
+
+
+def test_a_body_announced_too_large_is_refused_before_it_is_read(live_server):
+    head = (
+        b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 50000000\r\n\r\n"
+    )
+    reply = raw_request(live_server, head, [b'{"game":'])
+    assert status_of(reply) == 413 and b"64 KiB" in reply
+
+
+def test_a_streamed_body_is_refused_once_it_passes_the_limit(live_server):
+    head = (
+        b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n"
+    )
+    chunk = b"%x\r\n%s\r\n" % (16384, b" " * 16384)
+    # 80 KiB sent, and the body never ends: the answer must not wait for its end.
+    reply = raw_request(live_server, head, [chunk] * 5)
+    assert status_of(reply) == 413
+
+
+def test_a_body_that_stops_arriving_times_out(live_server):
+    head = (
+        b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 100\r\n\r\n"
+    )
+    reply = raw_request(live_server, head, [b'{"game": "toy-ttt"'])
+    assert status_of(reply) == 408
+    # And the server still serves everyone else.
+    reply = raw_request(live_server, b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert status_of(reply) == 200

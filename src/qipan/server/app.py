@@ -20,6 +20,7 @@ from .. import agents as _agents
 from ..core import load, specs
 from .errors import ApiError
 from .inputs import parse_json
+from .limits import BodyLimit, Limits
 from .manager import Connection, Manager
 from .site import Site
 from .site_api import site_router
@@ -29,8 +30,9 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 log = logging.getLogger("qipan.server")
 
 
-def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
-    """The app; ``db_url`` is a SQLAlchemy URL (SQLite by default, or PostgreSQL)."""
+def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits | None = None) -> FastAPI:
+    """The app; ``db_url`` is a SQLAlchemy URL (SQLite by default, or PostgreSQL); ``limits``
+    bound what one client may send (``Limits()`` by default)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -48,6 +50,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2) -> FastAPI:
             storage.close()
 
     app = FastAPI(title="qipan", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
+    app.add_middleware(BodyLimit, limits=limits or Limits())
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -258,13 +261,8 @@ def _token(request: Request) -> str | None:
     return request.query_params.get("token") or None
 
 
-MAX_BODY = 64 * 1024
-
-
 async def _body(request: Request, allow_empty: bool = False) -> dict[str, Any]:
     raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ApiError(413, f"the request body is larger than {MAX_BODY // 1024} KiB")
     if not raw.strip():
         if allow_empty:
             return {}
