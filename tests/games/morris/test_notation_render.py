@@ -8,7 +8,7 @@ import pytest
 
 import qipan
 from qipan.core import IllegalMove, NotationError
-from qipan.games.morris.boards import make_board
+from qipan.games.morris.board import make_board
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import qipan
-from qipan.games.morris import perft
+from qipan.core.perft import perft
 from qipan.records import Record
 
 DATA = Path("/work/shared/data/morris")

@@ -7,7 +7,7 @@ import pytest
 
 import qipan
 from qipan.core import IllegalMove
-from qipan.games.morris.rules import DAN
+from qipan.games.morris.board import DAN
 
 
 def pos(preset: str, text: str, **options):

@@ -8,12 +8,10 @@ from functools import partial
 from ...core.formats import RecordFormat, register_format
 from ...core.registry import GameSpec, Option, register
 from . import records as _records
-from .game import MorrisGame
-from .perft import perft
-from .rules import MorrisRules
-from .state import MorrisState
+from .rules import MorrisGame, MorrisState
+from .variant import MorrisRules
 
-__all__ = ["MorrisGame", "MorrisRules", "MorrisState", "perft"]
+__all__ = ["MorrisGame", "MorrisRules", "MorrisState"]
 
 
 def _options(stones=(3, 12)):

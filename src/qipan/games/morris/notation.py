@@ -1,6 +1,5 @@
 """Morris notation (rules file §1.9): ``d2``, ``d2-d3``, ``d2-d3xb4``, ``d6-d7xa7xg7``; a bare
-removal ``xd4`` in the full-board phase. Lenient parsing, reasons for illegal moves, and the
-position text form ``W:a7,d7 B:a1 hands:5,5 to:W nmove:0 ply:0``."""
+removal ``xd4`` in the full-board phase. Lenient parsing and the reasons for illegal moves."""
 
 from __future__ import annotations
 
@@ -8,9 +7,8 @@ import re
 
 from ...core.errors import IllegalMove, NotationError
 from ...core.move import Move
-from ...core.outcome import Outcome
-from .rules import DAN, bits
-from .state import COLOUR, LETTER, MorrisState
+from .board import COLOUR, DAN, bits
+from .rules import MorrisState
 
 _POINT = r"[a-z]\d+"
 _MOVE = re.compile(rf"(x)?({_POINT})(?:-?({_POINT}))?((?:x{_POINT})*)")
@@ -50,7 +48,7 @@ def _index(state: MorrisState, name: str) -> int:
     return i
 
 
-def parse(state: MorrisState, text: str) -> Move:
+def parse_move(state: MorrisState, text: str) -> Move:
     """The legal move ``text`` denotes; NotationError for non-notation, IllegalMove with the
     reason for a move the rules forbid here."""
     frm, to, victims = lex(text)
@@ -166,78 +164,3 @@ def _removal_reason(state, removed: int, count: int, opp: int, them: str, option
     if removed.bit_count() != count and all(m.bit_count() == count for m in options):
         return f"this ply removes exactly {count} stone{'s' if count > 1 else ''}"
     return ""
-
-
-# -- positions --------------------------------------------------------------------------------
-def write_position(state: MorrisState) -> str:
-    parts = [f"{LETTER[p]}:{','.join(state.stones(p))}" for p in (0, 1)]
-    parts.append(f"hands:{state.hand[0]},{state.hand[1]}")
-    parts.append(f"to:{LETTER[state.to_move] if state.to_move is not None else '-'}")
-    if state.outcome is not None:
-        parts.append(f"result:{state.outcome.result_text()}")
-    parts.append(f"nmove:{state.nmove}")
-    parts.append(f"ply:{state.plies}")
-    if state.pending:
-        parts.append(f"remove:{state.pending}")
-    return " ".join(parts)
-
-
-def read_position(game, text: str) -> MorrisState:
-    """A state from ``W:a7,d7 B:a1 hands:5,5 to:W`` (``hands`` defaults to 0,0, ``to`` to W;
-    ``nmove``, ``ply`` and ``remove`` to 0). The side to move may already have lost (blocked)."""
-    state = MorrisState(game, 2)
-    t = state.t
-    fields: dict[str, str] = {}
-    for token in str(text).split():
-        key, sep, value = token.partition(":")
-        key = key.lower()
-        if not sep or key not in ("w", "b", "hands", "to", "nmove", "ply", "remove", "result"):
-            raise NotationError(
-                f"bad position field {token!r}: expected W:, B:, hands:, to:, nmove:, ply:, remove:, result:"
-            )
-        if key in fields:
-            raise NotationError(f"position field {key!r} given twice")
-        fields[key] = value
-    bb = [0, 0]
-    for p, key in ((0, "w"), (1, "b")):
-        for name in filter(None, fields.get(key, "").lower().split(",")):
-            i = t.index.get(name)
-            if i is None:
-                raise NotationError(f"{name} is not a point of this board")
-            if (bb[0] | bb[1]) >> i & 1:
-                raise NotationError(f"{name} holds two stones")
-            bb[p] |= 1 << i
-    try:
-        hands = [int(x) for x in fields.get("hands", "0,0").split(",")]
-        nmove, ply, pending = (int(fields.get(k, "0")) for k in ("nmove", "ply", "remove"))
-    except ValueError as exc:
-        raise NotationError(f"bad number in position: {exc}") from None
-    if len(hands) != 2 or min(hands) < 0:
-        raise NotationError("hands: expects two counts, e.g. hands:5,5")
-    for p in (0, 1):
-        if hands[p] + bb[p].bit_count() > state.rules.stones:
-            raise NotationError(f"{COLOUR[p]} has more than {state.rules.stones} stones")
-    if min(nmove, ply, pending) < 0 or pending > 2:
-        raise NotationError("nmove, ply and remove must be >= 0 (remove <= 2)")
-    to = fields.get("to", "w").lower()
-    result = fields.get("result")
-    if (to == "-") != (result is not None):
-        raise NotationError("a finished position has to:- and a result: (1-0, 0-1 or 1/2-1/2), and only it")
-    if to not in ("w", "b", "-"):
-        raise NotationError(f"to: expects W or B, not {to!r}")
-    state.bb = bb
-    state.hand = hands
-    state.nmove, state.plies, state.pending = nmove, ply, pending
-    state.reps = {}
-    if result is not None:
-        winners = {"1-0": (0,), "0-1": (1,), "1/2-1/2": ()}.get(result)
-        if winners is None:
-            raise NotationError(f"result: expects 1-0, 0-1 or 1/2-1/2, not {result!r}")
-        reason = f"the game was over in the position set up ({result})"
-        state._end(Outcome.win(winners, 2, reason) if winners else Outcome.draw(2, reason))
-        return state
-    p = 0 if to == "w" else 1
-    state._settle(1 - p, -1)  # the side to move may be blocked or reduced already
-    if state.outcome is None:
-        state._count_position()
-    return state

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from html import escape
 
-from .boards import grid_xy
-from .rules import bits
-from .state import COLOUR, MorrisState
+from .board import COLOUR, bits, grid_xy
+from .rules import MorrisState
 
 _STONE = ("W", "B")
 

@@ -1,232 +1,489 @@
-"""The rules dataclass that configures the one Morris engine, and the tables derived from it.
+"""The Morris rules: the Game (registry options -> MorrisRules -> states) and one State
+class for every variant, driven by MorrisRules and the board's Tables.
 
-Everything the engine needs per ply is precomputed here once per rule set: point bits,
-neighbour masks, the lines through each point, and the Move objects themselves (created
-once and reused, looked up by 8-bit chunks of the empty-point mask)."""
+The board is two bitmasks (White, Black). A ply is one Move: a placement, slide or fly plus
+the removals it causes (folded into the same ply, rules file §1.1). Legal moves are cached
+until the next play/undo; ``_apply`` returns a small token that ``_revert`` uses to restore
+everything exactly (including the cached moves)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cache
+import random
+from dataclasses import fields
 
+from ...core.errors import IllegalMove, OptionError
+from ...core.game import Game, State
 from ...core.move import Move
-from .boards import Board, make_board
+from ...core.outcome import Outcome
+from .board import COLOUR, Tables, bits, tables_for
+from .variant import MorrisRules
 
-#: Path element of a 直棋 擔 move (a button in the UI; the two victims follow from it).
-DAN = "擔"
-
-
-@dataclass(frozen=True)
-class MorrisRules:
-    """One Morris variant. Defaults are Nine Men's Morris (rules file §1.3)."""
-
-    board: str = "nine"  # nine | twelve | six | three
-    diagonals: bool = False  # twelve: diagonal mills; three: diagonal edges and lines
-    stones: int = 9
-    flying: int | None = 3  # fly with exactly this many stones on board and none in hand
-    take_per_mill: int = 1  # 1 = one removal per ply; 2 = one per mill closed
-    protection: str = "fallback"  # fallback | always_protected | no_mill_protection
-    repetition_count: int | None = 3  # n-th occurrence of a position draws; None = off
-    n_move: int = 100  # slides/flies without a removal or placement -> draw; 0 = off
-    max_plies: int | None = None  # OpenSpiel-like cap -> draw
-    full_board: str = "draw"  # draw | white_loses | each_removes
-    captures: str = "mill"  # mill | zhiqi (直, 擔, 槓)
-    dan_gang_moving_only: bool = False
-    goal: str = "mill"  # mill (a mill removes) | line (a line wins: Three Men's Morris)
-    placement_only: bool = False  # simple Three Men's Morris: no movement phase
-    move_anywhere: bool = False  # Nine Holes: every move goes to any empty point
-    first_player: str = "white"  # white | black | random
-
-    @property
-    def repetition_threshold(self) -> int | None:
-        # 1 ("any repetition", Gasser/Malom) needs a second occurrence, like 2.
-        if self.repetition_count is None:
-            return None
-        return max(2, self.repetition_count)
+_RULE_FIELDS = {f.name for f in fields(MorrisRules)}
+#: Registry option name -> MorrisRules field, where they differ.
+_RENAMED = {"diagonal_mills": "diagonals", "diagonal_lines": "diagonals"}
 
 
-def bits(mask: int):
-    """Indices of the set bits of ``mask``, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+class MorrisGame(Game):
+    family = "morris"
 
-
-class Tables:
-    """Precomputed data for one rule set (shared by every state of every game using it)."""
-
-    def __init__(self, rules: MorrisRules):
+    def __init__(self, variant: dict, **options):
+        super().__init__(**options)
+        self.id = variant["id"]
+        self.title = variant["title"]
+        params = dict(variant["rules"])
+        for name, value in options.items():
+            field = _RENAMED.get(name, name)
+            if field not in _RULE_FIELDS:
+                raise OptionError(f"{self.id} has no option {name!r}")
+            params[field] = value
+        rules = MorrisRules(**params)
+        points = {"nine": 24, "twelve": 24, "six": 16, "three": 9}[rules.board]
+        if 2 * rules.stones > points:
+            raise OptionError(f"stones={rules.stones} is too many for a {points}-point board")
         self.rules = rules
-        board: Board = make_board(rules.board, rules.diagonals)
-        self.board = board
-        self.names = board.points
-        self.index = {name: i for i, name in enumerate(self.names)}
-        n = self.n = len(self.names)
-        self.full = (1 << n) - 1
-        idx = self.index
-        self.nbr = [0] * n
-        for a, b in board.edges:
-            self.nbr[idx[a]] |= 1 << idx[b]
-            self.nbr[idx[b]] |= 1 << idx[a]
-        self.lines = [sum(1 << idx[p] for p in line) for line in board.lines]
-        # For each point, the masks of the other two points of every line through it.
-        self.pairs = [[m & ~(1 << i) for m in self.lines if m >> i & 1] for i in range(n)]
-        # 直棋: a 擔 lands on a side midpoint with both ends held by the enemy; a 槓 lands on a
-        # radial end with the middle held by the enemy and the other end by the mover.
-        self.dan_at: list[list[int]] = [[] for _ in range(n)]
-        self.gang_at: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        self.dan_lines = []  # (mid bit, ends mask)
-        self.gang_lines = []  # (end1 bit, middle bit, end2 bit)
-        for a, m, b in board.side_lines:
-            ends = 1 << idx[a] | 1 << idx[b]
-            self.dan_at[idx[m]].append(ends)
-            self.dan_lines.append((1 << idx[m], ends))
-        for a, m, b in board.radial_lines:
-            self.gang_at[idx[a]].append((1 << idx[m], 1 << idx[b]))
-            self.gang_at[idx[b]].append((1 << idx[m], 1 << idx[a]))
-            self.gang_lines.append((1 << idx[a], 1 << idx[m], 1 << idx[b]))
+        self.tables = tables_for(rules)
 
-        self._moves: dict[tuple[int, int, int], Move] = {}
-        # simple[f][to]: the move from f (-1: a placement) to ``to`` without removal.
-        self.simple = [[self.move(f, to, 0) if f != to else None for to in range(n)] for f in range(n)]
-        self.simple.append([self.move(-1, to, 0) for to in range(n)])  # simple[-1]: placements
-        # place_chunks[k][byte]: the placements on the points of 8-bit chunk k set in byte.
-        self.place_chunks = self._chunk_table(-1)
-        # fly_tab[f][k][byte]: the moves from f to the points of chunk k in byte.
-        self.fly_tab = [self._chunk_table(f) for f in range(n)]
-        # Removal moves by (from, to, 8-bit chunk of the victims), filled in on first use.
-        self.captures: dict[int, tuple[Move, ...]] = {}
-        # The point indices in each 8-bit chunk value (iterating a mask without bit tricks).
-        self.points_in = [
-            [tuple(8 * k + j for j in range(8) if byte >> j & 1 and 8 * k + j < n) for byte in range(256)]
-            for k in range(3)
-        ]
-        # Directed edges as bits: a slide is an edge whose source is own and whose target is
-        # empty, so all slides come from (own-source mask & empty-target mask), each built with
-        # three chunk look-ups, and the Move objects from chunk tables over the edge mask.
-        arcs = [(idx[a], idx[b]) for a, b in board.edges] + [(idx[b], idx[a]) for a, b in board.edges]
-        self.arc_src = [[0] * 256 for _ in range(3)]
-        self.arc_dst = [[0] * 256 for _ in range(3)]
-        for e, (a, b) in enumerate(arcs):
-            for byte in range(256):
-                if byte >> (a & 7) & 1:
-                    self.arc_src[a >> 3][byte] |= 1 << e
-                if byte >> (b & 7) & 1:
-                    self.arc_dst[b >> 3][byte] |= 1 << e
-        self.arc_moves = []
-        for j in range((len(arcs) + 7) // 8):
-            table: list[tuple[Move, ...]] = [()] * 256
-            for byte in range(1, 256):
-                low = byte & -byte
-                e = 8 * j + low.bit_length() - 1
-                first = (self.move(*arcs[e], 0),) if e < len(arcs) else ()
-                table[byte] = first + table[byte ^ low]
-            self.arc_moves.append(table)
-        # Line planes: plane j (bits j*S .. j*S+S-1) has bit i set when point j of line i is in a
-        # set of points. Built from a board mask with three 8-bit chunk look-ups, so the lines
-        # with two (or three) own stones come out of a few integer operations.
-        S = self.plane_shift = len(board.lines)
-        self.plane_mask = (1 << S) - 1
-        self.line_planes = [[0] * 256 for _ in range(3)]
-        self.plane_point = [0] * (3 * S)  # bit position in the planes -> point bit
-        for i, line in enumerate(board.lines):
-            for j, name in enumerate(line):
-                p = idx[name]
-                self.plane_point[j * S + i] = 1 << p
-                for byte in range(256):
-                    if byte >> (p - 8 * (p // 8)) & 1:
-                        self.line_planes[p // 8][byte] |= 1 << (j * S + i)
-        # Union of the neighbours of a set of points, by 8-bit chunk.
-        self.nbr_chunks = [[self._nbr_union(k, byte) for byte in range(256)] for k in range(3)]
+    def new_state(self, players: int, rng: random.Random) -> MorrisState:
+        first = {"white": 0, "black": 1}.get(self.rules.first_player)
+        if first is None:
+            first = rng.randrange(2)  # first_player=random: the seed decides (the seed's die)
+        return MorrisState(self, players, first)
 
-    def _chunk_table(self, f: int) -> list[list[tuple[Move, ...]]]:
-        """For each 8-bit chunk k and byte, the moves from ``f`` (-1: placements) to its points.
-        Built lowest bit first: table[byte] = (move to the lowest point,) + table[rest]."""
-        out = []
-        for k in range(3):
-            table: list[tuple[Move, ...]] = [()] * 256
-            for byte in range(1, 256):
-                low = byte & -byte
-                to = 8 * k + low.bit_length() - 1
-                first = (self.move(f, to, 0),) if to < self.n and to != f else ()
-                table[byte] = first + table[byte ^ low]
-            out.append(table)
-        return out
+    def parse(self, text: str, state: MorrisState) -> Move:
+        from .notation import parse_move
 
-    def capture_chunk(self, f: int, to: int, kb: int) -> tuple[Move, ...]:
-        """The moves from ``f`` to ``to`` removing one stone of chunk ``kb >> 8`` whose bits are
-        ``kb & 255``; cached in ``captures`` under ``((f + 1) << 5 | to) << 10 | kb``."""
-        if len(self.captures) > 200_000:  # bound the memory; the Move objects themselves stay
-            self.captures.clear()
-        k, byte = kb >> 8, kb & 255
-        moves = tuple(self.move(f, to, 1 << v) for v in self.points_in[k][byte])
-        self.captures[((f + 1) << 5 | to) << 10 | kb] = moves
+        return parse_move(state, text)
+
+    def position(self, text: str) -> MorrisState:
+        from .position import read_position
+
+        return read_position(self, text)
+
+    has_evaluation = True
+
+    def evaluate(self, state: MorrisState, player: int) -> float:
+        from .evaluation import evaluate
+
+        return evaluate(state, player)
+
+    def order_moves(self, state: MorrisState, moves: list[Move]) -> list[Move]:
+        from .evaluation import order_moves
+
+        return order_moves(state, moves)
+
+
+class MorrisState(State):
+    def __init__(self, game, players: int, first: int = 0):
+        super().__init__(game, players)
+        t: Tables = game.tables
+        self.t = t
+        self.rules = t.rules
+        self.bb = [0, 0]  # stones on board per player
+        self.hand = [self.rules.stones, self.rules.stones]
+        self.to_move: int | None = first
+        self.outcome: Outcome | None = None
+        self.nmove = 0  # slides/flies since the last removal or placement
+        self.plies = 0  # plies since the start (for max_plies)
+        self.pending = 0  # full-board removals still to make (full_board=each_removes)
+        self.reps: dict[int, int] = {}
+        self._moves: list[Move] | None = None
+        #: Captures are mills only (no 直棋 擔/槓, no line-wins goal): the fast path.
+        r = self.rules
+        self._plain_mills = r.goal == "mill" and r.captures == "mill"
+        self._take_one = self._plain_mills and r.take_per_mill == 1
+        self._placement_only = r.placement_only
+        self._line_goal = r.goal == "line"
+        self._repetition = r.repetition_count is not None
+        #: Fly with at most this many stones on the board (hand empty).
+        self._fly_at = self.t.n if r.move_anywhere else (-1 if r.flying is None else r.flying)
+        self._count_position()
+
+    # -- position key --------------------------------------------------------------------
+    def key(self) -> int:
+        """The exact position as one int: both boards, hands, side to move, pending removals."""
+        return (
+            self.bb[0]
+            | self.bb[1] << 24
+            | self.hand[0] << 48
+            | self.hand[1] << 53
+            | (self.to_move if self.to_move is not None else 2) << 58
+            | self.pending << 60
+        )
+
+    def _count_position(self) -> int | None:
+        """Count the current position for the repetition rule; return its key if counted."""
+        if self.rules.repetition_count is None or self.hand[0] or self.hand[1] or self.outcome:
+            return None  # with stones in hand a position can never recur
+        k = self.key()
+        self.reps[k] = self.reps.get(k, 0) + 1
+        return k
+
+    # -- phases --------------------------------------------------------------------------
+    def flies(self, player: int) -> bool:
+        r = self.rules
+        if self.hand[player]:
+            return False
+        return r.move_anywhere or (r.flying is not None and self.bb[player].bit_count() <= r.flying)
+
+    def phase(self, player: int) -> str:
+        if self.pending:
+            return "removing"
+        if self.hand[player]:
+            return "placing"
+        return "flying" if self.flies(player) else "moving"
+
+    # -- move generation -----------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = self._generate() if self.outcome is None else []
+        return list(moves)
+
+    def _legal(self) -> list[Move]:
+        """The cached list itself (internal use; never mutated)."""
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = self._generate() if self.outcome is None else []
         return moves
 
-    def _nbr_union(self, k: int, byte: int) -> int:
-        out = 0
-        for j in range(8):
-            if byte >> j & 1 and 8 * k + j < self.n:
-                out |= self.nbr[8 * k + j]
-        return out
+    def _generate(self) -> list[Move]:
+        t = self.t
+        c = self.to_move
+        own, opp = self.bb[c], self.bb[1 - c]
+        empty = t.full ^ (own | opp)
+        if self.pending:
+            return [t.move(-1, -1, 1 << v) for v in bits(self.removable(opp))]
+        hot = t.closers(own) & empty if self._plain_mills else self._hot(own, opp, empty)
+        plain = empty ^ hot
+        moves: list[Move] = []
+        extend = moves.extend
+        landings = []  # (from, to) pairs that may remove a stone
+        points_in = t.points_in
+        if self.hand[c]:
+            pc = t.place_chunks
+            extend(pc[0][plain & 255])
+            extend(pc[1][plain >> 8 & 255])
+            extend(pc[2][plain >> 16 & 255])
+            if hot:
+                for k in (0, 1, 2):
+                    for to in points_in[k][hot >> 8 * k & 255]:
+                        landings.append((-1, to))
+        elif self._placement_only:
+            return moves
+        elif own.bit_count() <= self._fly_at:
+            b0, b1, b2 = plain & 255, plain >> 8 & 255, plain >> 16 & 255
+            fly_tab = t.fly_tab
+            for k in (0, 1, 2):
+                for f in points_in[k][own >> 8 * k & 255]:
+                    ft = fly_tab[f]
+                    extend(ft[0][b0])
+                    extend(ft[1][b1])
+                    extend(ft[2][b2])
+                    if hot:
+                        for j in (0, 1, 2):
+                            for to in points_in[j][hot >> 8 * j & 255]:
+                                landings.append((f, to))
+        else:
+            src, dst = t.arc_src, t.arc_dst
+            arcs = (src[0][own & 255] | src[1][own >> 8 & 255] | src[2][own >> 16 & 255]) & (
+                dst[0][plain & 255] | dst[1][plain >> 8 & 255] | dst[2][plain >> 16 & 255]
+            )
+            for table in t.arc_moves:
+                if arcs & 255:
+                    extend(table[arcs & 255])
+                arcs >>= 8
+                if not arcs:
+                    break
+            if hot:
+                nbr, pairs, simple = t.nbr, t.pairs, t.simple
+                plain_mills = self._plain_mills
+                h = hot
+                while h:  # slides onto points that may close a mill
+                    low = h & -h
+                    to = low.bit_length() - 1
+                    h ^= low
+                    sources = nbr[to] & own
+                    if not sources:
+                        continue
+                    # A slide closes a mill unless the moved stone is one of the pair: with one
+                    # full pair its stones slide in plainly; two pairs never share a stone.
+                    if plain_mills:
+                        excluded = -1
+                        for pm in pairs[to]:
+                            if own & pm == pm:
+                                excluded = pm if excluded < 0 else 0
+                        plain_sources = sources & excluded
+                        sources ^= plain_sources
+                    else:  # 直棋: 擔 and 槓 landings are checked one by one
+                        plain_sources = 0
+                    while plain_sources:
+                        lf = plain_sources & -plain_sources
+                        moves.append(simple[lf.bit_length() - 1][to])
+                        plain_sources ^= lf
+                    while sources:
+                        lf = sources & -sources
+                        landings.append((lf.bit_length() - 1, to))
+                        sources ^= lf
+        if landings:
+            if self._take_one:
+                # The common case: one removal from the removable stones, moves cached by chunks.
+                pairs, simple = t.pairs, t.simple
+                removable = -1  # computed at the first landing that closes a mill
+                cache, chunk = t.captures, t.capture_chunk
+                for f, to in landings:
+                    if f >= 0:  # a slide closes a mill only if the pair does not hold the moved stone
+                        own2 = own ^ 1 << f
+                        for pm in pairs[to]:
+                            if own2 & pm == pm:
+                                break
+                        else:
+                            moves.append(simple[f][to])
+                            continue
+                    if removable < 0:
+                        removable = self.removable(opp)
+                        b0, b1, b2 = removable & 255, 256 | removable >> 8 & 255, 512 | removable >> 16 & 255
+                    if not removable:
+                        moves.append(simple[f][to])
+                        continue
+                    base = ((f + 1) << 5 | to) << 10
+                    if b0:
+                        extend(cache.get(base | b0) or chunk(f, to, b0))
+                    if b1 & 255:
+                        extend(cache.get(base | b1) or chunk(f, to, b1))
+                    if b2 & 255:
+                        extend(cache.get(base | b2) or chunk(f, to, b2))
+            else:
+                for f, to in landings:
+                    extend(self._landing_moves(f, to, own, opp))
+        return moves
 
-    def closers(self, own: int) -> int:
-        """Points that complete a line on which ``own`` holds the two other points."""
-        S, M = self.plane_shift, self.plane_mask
-        lp = self.line_planes
-        L = lp[0][own & 255] | lp[1][own >> 8 & 255] | lp[2][own >> 16 & 255]
-        l0, l1, l2 = L & M, L >> S & M, L >> 2 * S
-        miss = (l1 & l2 & ~l0) | (l0 & l2 & ~l1) << S | (l0 & l1 & ~l2) << 2 * S
-        out = 0
-        pp = self.plane_point
-        while miss:
-            low = miss & -miss
-            out |= pp[low.bit_length() - 1]
-            miss ^= low
+    def _hot(self, own: int, opp: int, empty: int) -> int:
+        """A superset of the empty points where landing can remove a stone."""
+        r = self.rules
+        if r.goal != "mill":
+            return 0
+        hot = self.t.closers(own) & empty
+        if r.captures == "zhiqi":
+            for mid, ends in self.t.dan_lines:
+                if opp & ends == ends:
+                    hot |= mid
+            for a, m, b in self.t.gang_lines:
+                if opp & m:
+                    if own & b:
+                        hot |= a
+                    if own & a:
+                        hot |= b
+            hot &= empty
+        return hot
+
+    def _landing_moves(self, f: int, to: int, own: int, opp: int) -> list[Move]:
+        t = self.t
+        options = self.capture_options(f, to, own, opp)
+        if not options:
+            return [t.move(f, to, 0)]
+        return [t.move(f, to, r) for r in options]
+
+    def capture_options(self, f: int, to: int, own: int, opp: int) -> list[int]:
+        """Every removal set (mask) the mover may choose after landing on ``to`` (from ``f``,
+        -1 for a placement). Empty: the ply removes nothing."""
+        t, r = self.t, self.rules
+        own2 = (own & ~(1 << f) if f >= 0 else own) | 1 << to
+        mills = sum(1 for pm in t.pairs[to] if own2 & pm == pm)
+        if r.captures == "zhiqi":
+            out: list[int] = []
+            if mills:  # 直: any one stone (subject to the protection option)
+                out.extend(1 << v for v in bits(self.removable(opp)))
+            if not (r.dan_gang_moving_only and f < 0):
+                for ends in t.dan_at[to]:  # 擔: both ends of the side line
+                    if opp & ends == ends and ends not in out:
+                        out.append(ends)
+                for mid, other in t.gang_at[to]:  # 槓: the enemy stone in the middle
+                    if opp & mid and own2 & other and mid not in out:
+                        out.append(mid)
+            return out
+        if not mills:
+            return []
+        first = self.removable(opp)
+        if r.take_per_mill == 1 or mills == 1:
+            return [1 << v for v in bits(first)]
+        out = []
+        for v in bits(first):  # take 2: the second removal is chosen after the first
+            rest = opp & ~(1 << v)
+            second = self.removable(rest) if rest else 0
+            if not second:
+                out.append(1 << v)
+            for w in bits(second):
+                pair = 1 << v | 1 << w
+                if pair not in out:
+                    out.append(pair)
         return out
 
     def in_mills(self, stones: int) -> int:
-        """The points of ``stones`` that stand in a complete line."""
-        S, M = self.plane_shift, self.plane_mask
-        lp = self.line_planes
-        L = lp[0][stones & 255] | lp[1][stones >> 8 & 255] | lp[2][stones >> 16 & 255]
-        full = L & L >> S & L >> 2 * S & M
-        out = 0
-        lines = self.lines
-        while full:
-            low = full & -full
-            out |= lines[low.bit_length() - 1]
-            full ^= low
-        return out
+        """The stones of ``stones`` that stand in a mill."""
+        return self.t.in_mills(stones)
 
-    def move(self, f: int, t: int, removed: int) -> Move:
-        """The one Move object for: from ``f`` (-1 = placement) to ``t`` (-1 = a bare removal
-        in the full-board phase), removing the stones in mask ``removed``."""
-        key = (f, t, removed)
-        move = self._moves.get(key)
-        if move is None:
-            names = self.names
-            victims = [names[v] for v in bits(removed)]
-            if t < 0:
-                text, path = "x" + victims[0], tuple(victims)
+    def removable(self, opp: int) -> int:
+        """The enemy stones a removal may take (mill protection, rules file §1.3 item 5)."""
+        protection = self.rules.protection
+        if protection == "no_mill_protection" or not opp:
+            return opp
+        mills = self.t.in_mills(opp)
+        if not mills:
+            return opp
+        free = opp & ~mills
+        if free:
+            return free
+        return opp if protection == "fallback" else 0
+
+    # -- playing -------------------------------------------------------------------------
+    def check_legal(self, move: Move) -> None:
+        moves = self._moves
+        if moves is None:
+            moves = self._legal()
+        for m in moves:
+            if m is move:
+                return
+        if move in moves:
+            return
+        from .notation import explain_illegal
+
+        raise IllegalMove(explain_illegal(self, move.text), move)
+
+    def _apply(self, move: Move):
+        f, to, removed, fb, tb = move.data
+        c = self.to_move
+        o = 1 - c
+        token = (move.data, c, self._moves, self.outcome, self.nmove, self.pending, None)
+        bb = self.bb
+        if tb:
+            if fb:
+                bb[c] ^= fb | tb
+                self.nmove += 1
             else:
-                head = (names[t],) if f < 0 else (names[f], names[t])
-                text = "-".join(head) + "".join("x" + v for v in victims)
-                if self.rules.captures == "zhiqi" and len(victims) == 2:
-                    path = head + (DAN,)  # a 擔; a 直 on the same landing has a victim as third click
-                else:
-                    path = head + tuple(victims)
-            fb = 1 << f if f >= 0 else 0
-            tb = 1 << t if t >= 0 else 0
-            move = Move(text, path, (f, t, removed, fb, tb))
-            self._moves[key] = move
-        return move
+                bb[c] |= tb
+                self.hand[c] -= 1
+                self.nmove = 0
+        else:
+            self.pending -= 1
+        if removed:
+            bb[o] ^= removed
+            self.nmove = 0
+        self.plies += 1
+        self._moves = None
+        self._settle(c, to)
+        if self._repetition and self.outcome is None:
+            k = self._count_position()
+            if k is not None:
+                token = token[:6] + (k,)
+                if self.reps[k] >= self.rules.repetition_threshold:
+                    self._end(Outcome.draw(2, "repetition of the position"))
+        return token
 
-    def known_move(self, f: int, t: int, removed: int) -> Move | None:
-        return self._moves.get((f, t, removed))
+    def _revert(self, token) -> None:
+        (f, to, removed, fb, tb), c, moves, outcome, nmove, pending, rep_key = token
+        if rep_key is not None:
+            n = self.reps[rep_key] - 1
+            if n:
+                self.reps[rep_key] = n
+            else:
+                del self.reps[rep_key]
+        bb = self.bb
+        if removed:
+            bb[1 - c] |= removed
+        if tb:
+            if fb:
+                bb[c] ^= fb | tb
+            else:
+                bb[c] ^= tb
+                self.hand[c] += 1
+        self.nmove = nmove
+        self.pending = pending
+        self.plies -= 1
+        self.outcome = outcome
+        self.to_move = c
+        self._moves = moves
 
+    def _end(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+        self.to_move = None
+        self._moves = []
 
-@cache
-def tables_for(rules: MorrisRules) -> Tables:
-    return Tables(rules)
+    def _settle(self, c: int, to: int) -> None:
+        """After player ``c``'s ply: decide who moves next, or how the game ended."""
+        r = self.rules
+        o = 1 - c
+        if self._line_goal:
+            if to >= 0 and any(self.bb[c] & pm == pm for pm in self.t.pairs[to]):
+                self._end(Outcome.win((c,), 2, "three in a line"))
+                return
+        elif self.hand[o] + self.bb[o].bit_count() < 3:
+            self._end(Outcome.win((c,), 2, f"{COLOUR[o]} has fewer than three stones"))
+            return
+        self.to_move = o
+        if self.pending:
+            return
+        if not self.hand[o]:
+            t = self.t
+            own = self.bb[o]
+            empty = t.full ^ (self.bb[0] | self.bb[1])
+            if r.placement_only:
+                if not self.hand[c]:
+                    self._end(Outcome.draw(2, "all stones placed without a line"))
+                    return
+            elif not empty:
+                if r.full_board == "draw":
+                    self._end(Outcome.draw(2, "the board is full"))
+                    return
+                if r.full_board == "each_removes":
+                    self.pending = 2
+                    return
+                self._end(Outcome.win((c,), 2, f"the board is full: {COLOUR[o]} cannot move"))
+                return
+            elif own.bit_count() > self._fly_at:  # slides only: blocked?
+                nc = t.nbr_chunks
+                if not (nc[0][own & 255] | nc[1][own >> 8 & 255] | nc[2][own >> 16 & 255]) & empty:
+                    self._end(Outcome.win((c,), 2, f"{COLOUR[o]} cannot move"))
+                    return
+        if r.n_move and self.nmove >= r.n_move:
+            self._end(Outcome.draw(2, f"{r.n_move} plies without a removal"))
+        elif r.max_plies is not None and self.plies >= r.max_plies:
+            self._end(Outcome.draw(2, f"the {r.max_plies}-ply cap"))
+
+    # -- copies --------------------------------------------------------------------------
+    def copy(self) -> MorrisState:
+        new = MorrisState.__new__(MorrisState)
+        new.__dict__.update(self.__dict__)
+        new.bb = self.bb[:]
+        new.hand = self.hand[:]
+        new.reps = dict(self.reps)
+        new.history = self.history[:]
+        new._undo_stack = self._undo_stack[:]
+        return new
+
+    # -- views ---------------------------------------------------------------------------
+    def stones(self, player: int) -> list[str]:
+        return [self.t.names[i] for i in bits(self.bb[player])]
+
+    def at(self, point: str) -> int | None:
+        """0 (White), 1 (Black) or None at ``point``."""
+        i = self.t.index[point]
+        if self.bb[0] >> i & 1:
+            return 0
+        if self.bb[1] >> i & 1:
+            return 1
+        return None
+
+    def text(self) -> str:
+        from .render import text
+
+        return text(self)
+
+    def svg(self) -> str:
+        from .render import svg
+
+        return svg(self)
+
+    def position(self) -> str:
+        from .position import write_position
+
+        return write_position(self)

@@ -13,8 +13,8 @@ from dataclasses import asdict, dataclass, replace
 from itertools import combinations
 
 from ...core.errors import QipanError
-from .rules import MorrisRules
-from .state import MorrisState
+from .rules import MorrisGame, MorrisState
+from .variant import MorrisRules
 
 WIN, DRAW, LOSS = 1, 0, -1
 
@@ -53,8 +53,6 @@ def solvable_rules(rules: MorrisRules) -> MorrisRules:
 def solve(rules: MorrisRules, first: int = 0, limit: int = 2_000_000) -> Solution:
     """Solve the variant from its start (``first`` moves first). Raises QipanError when more
     than ``limit`` positions are reachable."""
-    from .game import MorrisGame
-
     rules = solvable_rules(rules)
     game = MorrisGame({"id": "morris-solver", "title": "solver", "rules": asdict(rules)})
     state = MorrisState(game, 2, first)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ...core.move import Move
-from .state import MorrisState
+from .rules import MorrisState
 
 
 def _closers(state: MorrisState, own: int, empty: int) -> tuple[int, int]:
