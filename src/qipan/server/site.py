@@ -43,7 +43,19 @@ class Site:
         manager.on_change.append(self._changed)
 
     async def db(self, call, *args, **kwargs):
-        return await self.manager._db(call, *args, **kwargs)
+        """A blocking call in the storage threads. An ApiError it raises (a refusal such as a
+        taken username) reaches the client as it is; any other failure is a 503."""
+
+        def run():
+            try:
+                return call(*args, **kwargs), None
+            except ApiError as exc:
+                return None, exc
+
+        value, error = await self.manager._db(run)
+        if error is not None:
+            raise error
+        return value
 
     async def start(self) -> None:
         """Rate the rated games that ended while no process could (e.g. a crash between
@@ -81,17 +93,20 @@ class Site:
                 )
             ).scalar()
             if owner is None:
-                conn.execute(game_accounts.insert().values(game_id=game_id, seat=seat, account_id=account.id))
+                try:
+                    with conn.begin_nested():
+                        conn.execute(
+                            game_accounts.insert().values(game_id=game_id, seat=seat, account_id=account.id)
+                        )
+                except IntegrityError as exc:  # linked by a parallel request
+                    raise ApiError(409, f"seat {seat + 1} was just linked") from exc
             elif owner != account.id:
                 raise ApiError(409, f"seat {seat + 1} belongs to another account")
 
     async def link_seat(self, account: Account, game_id: str, token: str | None) -> int:
         session = await self.manager.get(game_id)
         seat = session.require_seat(token)
-        try:
-            await self.db(self._link, game_id, seat, account)
-        except IntegrityError as exc:  # linked by a parallel request
-            raise ApiError(409, f"seat {seat + 1} was just linked") from exc
+        await self.db(self._link, game_id, seat, account)
         return seat
 
     def _seats_of(self, game_id: str, account_id: int | None = None) -> dict[int, int]:
