@@ -11,7 +11,7 @@ track through the same cells, so each line gives its growth (final value minus l
 It then fits, by least squares on the first half of the games, a growth per unplaced tile
 from the live and restricted ends (and the length), and compares on the second half two
 predictors of the final winner from the position: the agent's own potential difference
-(`strategy.potentials`) and "the best track's value plus its expected growth" (loops do
+(`evaluation.potentials`) and "the best track's value plus its expected growth" (loops do
 not grow), each through a logistic curve. Prints the growth table, the fitted
 coefficients and the held-out log loss and accuracy of both. Needs NumPy (the test
 extra)."""
@@ -30,10 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from qipan.core import CHANCE, resolve_chance  # noqa: E402
 from qipan.games.tantrix import SPECS, TantrixAgent  # noqa: E402
-from qipan.games.tantrix.hexgrid import DIRECTIONS  # noqa: E402
-from qipan.games.tantrix.rules import FREE  # noqa: E402
-from qipan.games.tantrix.strategy import DEFAULT, _liveness, potentials  # noqa: E402
-from qipan.games.tantrix.tracks import link_ends, tracks  # noqa: E402
+from qipan.games.tantrix.board import DIRECTIONS, FREE, link_ends, tracks  # noqa: E402
+from qipan.games.tantrix.evaluation import DEFAULT, _liveness, potentials  # noqa: E402
 
 
 def lines_now(state, colour: str):

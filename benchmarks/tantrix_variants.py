@@ -4,7 +4,7 @@
 
 Games come in pairs on the same bag (the same sequence of draws), with the seats swapped,
 so the luck of the draw mostly cancels. ``--a``/``--b`` change fields of
-``qipan.games.tantrix.strategy.Weights`` (``name=value,...``; empty: the defaults).
+``qipan.games.tantrix.evaluation.Weights`` (``name=value,...``; empty: the defaults).
 Without ``--time`` the agents play one ply (no look-ahead): fast, for tuning the
 evaluation; with ``--time`` they play as in a real game. Prints the totals for B."""
 

@@ -6,7 +6,7 @@ Seats alternate (the agent plays seat 1 in even games, seat 2 in odd ones); the 
 drawn by a seeded RNG. By default games come in pairs on the same bag (game i uses seed
 offset + i // 2), so each bag is played once from each seat and the luck of the draw
 mostly cancels; ``--no-paired`` gives every game its own bag (offset + i) as in the
-first runs. ``--weights`` changes the agent's evaluation (``strategy.Weights``). Prints every game and the totals: wins, draws, losses,
+first runs. ``--weights`` changes the agent's evaluation (``evaluation.Weights``). Prints every game and the totals: wins, draws, losses,
 win rate (draws count half) with a 95% interval, mean scores, time per move and the MCTS
 iterations per move. Bounded: --max-minutes stops starting new games."""
 

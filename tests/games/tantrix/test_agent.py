@@ -7,8 +7,8 @@ import random
 
 from qipan.core import CHANCE, resolve_chance
 from qipan.games.tantrix import TantrixAgent
-from qipan.games.tantrix.strategy import evaluate, order_moves
-from qipan.games.tantrix.tracks import best_tracks
+from qipan.games.tantrix.board import best_tracks
+from qipan.games.tantrix.evaluation import evaluate, order_moves
 
 from .conftest import make
 
@@ -142,8 +142,7 @@ def after_fill(state, fill):
 
 
 def test_move_ordering_puts_moves_joining_the_movers_colour_first():
-    from qipan.games.tantrix.hexgrid import neighbours
-    from qipan.games.tantrix.tiles import ORIENTED
+    from qipan.games.tantrix.board import ORIENTED, neighbours
 
     state = next(decisions(2, 7, min_board=10))
     colour = state.colours[state.to_move]
@@ -210,7 +209,7 @@ def exact_value(state, player):
 
 
 def test_endgame_search_plays_the_exact_best_move_when_it_sees_the_end():
-    from qipan.games.tantrix.endgame import endgame_move
+    from qipan.games.tantrix.agent import endgame_move
 
     checked = 0
     for seed in range(40):
@@ -235,7 +234,7 @@ def test_endgame_search_plays_the_exact_best_move_when_it_sees_the_end():
 def test_weights_parse_changes_named_fields_and_rejects_unknown_ones():
     import pytest
 
-    from qipan.games.tantrix.strategy import DEFAULT, Weights
+    from qipan.games.tantrix.evaluation import DEFAULT, Weights
 
     w = Weights.parse("join=0.5, top_tracks=4")
     assert w.join == 0.5 and w.top_tracks == 4 and isinstance(w.top_tracks, int)
@@ -252,8 +251,7 @@ def test_weights_parse_changes_named_fields_and_rejects_unknown_ones():
 
 def _faced_cells(state, colour):
     """Empty cell -> indices of the lines of ``colour`` whose ends face it."""
-    from qipan.games.tantrix.hexgrid import neighbour
-    from qipan.games.tantrix.tracks import link_ends, tracks
+    from qipan.games.tantrix.board import link_ends, neighbour, tracks
 
     lines = [cells for cells, loop in tracks(state.edges, colour) if not loop]
     faced: dict = {}
@@ -270,7 +268,7 @@ def test_a_forced_space_between_two_lines_joins_them_and_the_evaluation_counts_i
     """Rules: a tile in a space two ends of one colour face links them (one link per
     colour), and a forced space is filled by rule: the join term values that join at
     ``join_forced`` of its gain over the best single track."""
-    from qipan.games.tantrix.strategy import Weights, colour_potential
+    from qipan.games.tantrix.evaluation import Weights, colour_potential
 
     plain, joining = Weights(join=0.0), Weights(join=1.0)
     checked = 0
@@ -305,7 +303,7 @@ def test_a_forced_space_between_two_lines_joins_them_and_the_evaluation_counts_i
 
 
 def test_hand_fit_rewards_only_the_movers_own_ends():
-    from qipan.games.tantrix.strategy import Weights, potentials
+    from qipan.games.tantrix.evaluation import Weights, potentials
 
     plain, fitting = Weights(), Weights(hand_fit=1.0)
     raised = 0
@@ -322,7 +320,7 @@ def test_hand_fit_rewards_only_the_movers_own_ends():
 
 
 def test_join_overlap_counts_only_the_larger_of_second_best_and_join():
-    from qipan.games.tantrix.strategy import Weights, potentials
+    from qipan.games.tantrix.evaluation import Weights, potentials
 
     checked = 0
     for seed in range(30):
@@ -346,7 +344,7 @@ def test_join_overlap_counts_only_the_larger_of_second_best_and_join():
 def test_endgame_positions_use_their_own_scale():
     import math
 
-    from qipan.games.tantrix.strategy import Weights
+    from qipan.games.tantrix.evaluation import Weights
 
     for seed in range(10):
         for state in decisions(2, seed, min_board=30):

@@ -7,6 +7,7 @@ import pytest
 
 from qipan.core import CHANCE, Outcome
 from qipan.games.tantrix import TantrixAgent, playouts
+from qipan.games.tantrix.board import FREE
 from qipan.games.tantrix.playouts import (
     CANDIDATES,
     MARGIN_SCALE,
@@ -16,7 +17,6 @@ from qipan.games.tantrix.playouts import (
     blended,
     playout_result,
 )
-from qipan.games.tantrix.rules import FREE
 
 from .conftest import make, play_random
 from .test_agent import decisions
@@ -133,7 +133,7 @@ def test_playouts_of_a_round_draw_the_same_tiles():
 
 
 def test_building_moves_turn_the_movers_colour_to_the_most_neighbours():
-    from qipan.games.tantrix.strategy import own_contacts
+    from qipan.games.tantrix.evaluation import own_contacts
 
     state = next(s for s in decisions(2, 8, min_board=10) if s.step == FREE and len(s.legal_moves()) > 5)
     colour = state.colours[state.to_move]

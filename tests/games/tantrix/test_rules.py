@@ -6,7 +6,7 @@ import pytest
 
 from qipan.core import CHANCE, IllegalMove, NotationError, QipanError
 from qipan.core.records import Record
-from qipan.games.tantrix.rules import DEAL, ORDER, PLAY
+from qipan.games.tantrix.board import DEAL, ORDER, PLAY
 
 from .conftest import make, play_random
 
@@ -249,7 +249,7 @@ def test_position_round_trip_and_errors():
 
 def test_turn_log_uses_the_proposed_notation():
     from qipan.core import RecordError
-    from qipan.games.tantrix.record import read_turn_log, turn_log
+    from qipan.games.tantrix.records import read_turn_log, turn_log
 
     state = play_random(make().new(players=2, seed=5), 5)
     log = turn_log(state)

@@ -3,10 +3,16 @@
 import pytest
 
 from qipan.core import CHANCE, IllegalMove
-from qipan.games.tantrix.hexgrid import geometry_allows, neighbour_counts, neighbours
-from qipan.games.tantrix.rules import PLAY, rank_players
-from qipan.games.tantrix.tiles import ORIENTED
-from qipan.games.tantrix.tracks import best_tracks, tracks
+from qipan.games.tantrix.board import (
+    ORIENTED,
+    PLAY,
+    best_tracks,
+    geometry_allows,
+    neighbour_counts,
+    neighbours,
+    tracks,
+)
+from qipan.games.tantrix.rules import rank_players
 
 from .conftest import make
 
@@ -193,7 +199,7 @@ def ring(radius, centre=(0, 0)):
 
 def synthetic_track(cells, loop):
     """Edge strings putting one red link through ``cells`` in order (matching not needed here)."""
-    from qipan.games.tantrix.hexgrid import DIRECTIONS
+    from qipan.games.tantrix.board import DIRECTIONS
 
     def direction(a, b):
         return DIRECTIONS.index((b[0] - a[0], b[1] - a[1]))

@@ -2,10 +2,10 @@
 
 from ...agents.base import AgentSpec, register_agent
 from ...core import GameSpec, Option, register
-from . import record as _record  # noqa: F401  (registers the turn-log format)
+from . import records as _records  # noqa: F401  (registers the turn-log format)
 from .agent import TantrixAgent
-from .puzzles import SolitaireGame, SolitaireState
 from .rules import TantrixGame, TantrixState
+from .solitaire import SolitaireGame, SolitaireState
 
 _OPTIONS = (
     Option(

@@ -2,7 +2,7 @@
 
 It tries each legal placement (forced fills and free moves alike, so it always respects
 the restriction rules: it only ever picks legal moves) and keeps the one with the best
-evaluation (``strategy.evaluate``): its own longest line or loop with live ends against
+evaluation (``evaluation.evaluate``): its own longest line or loop with live ends against
 the best opponent colour's. Killing an opponent's ends counts as much as growing its own.
 
 For forced spaces it looks one step further: after its placement, the next opponent must
@@ -21,7 +21,10 @@ and the results blended with the evaluation: the reply check gets ``REPLY_SHARE`
 time, the playouts the rest.
 
 Once the last tile is drawn the game has no more chance and the agent searches it
-(``endgame.py``: alpha-beta, deeper as time allows, to the end of the game if it can)."""
+(``endgame_move`` below: alpha-beta, deeper as time allows, to the end of the game if it
+can). The endgame search lives here because it is one branch of this agent's choice with no
+other caller; the playouts are a module of their own (``playouts.py``): a Monte Carlo stage
+with its own policy, result scoring and tuning constants, tested on its own."""
 
 from __future__ import annotations
 
@@ -29,11 +32,10 @@ import time as _time
 
 from ...agents.base import Agent
 from ...core import CHANCE
-from .endgame import endgame_move
-from .hexgrid import distance
+from ...core.errors import SearchTimeout
+from .board import FREE, distance, rotate_cell
+from .evaluation import DEFAULT, Weights, evaluate, order_moves
 from .playouts import best_by_playouts
-from .rules import FREE
-from .strategy import DEFAULT, Weights, evaluate, order_moves
 
 #: Cells within this distance of a new tile are re-examined by the evaluation.
 NEAR = 3
@@ -205,8 +207,6 @@ def next_opponent(state, player: int) -> int | None:
 def solitaire_move(state, rng):
     """A placement of some solution consistent with the tiles already placed (the
     solver's solutions are turned and shifted onto the board); random if there is none."""
-    from .hexgrid import rotate_cell
-
     moves = state.legal_moves()
     placed = state.board
     for solution in state.solutions():
@@ -235,3 +235,79 @@ def solitaire_move(state, rng):
                             if move.data[1:4] == (t, c, r):
                                 return move
     return rng.choice(moves)
+
+
+# -- the endgame search -------------------------------------------------------------------
+# Once the last tile is drawn Tantrix is a game of perfect information (hands are open, no
+# draws are left), so the agent searches it instead of guessing: alpha-beta with iterative
+# deepening until the time is up, every other colour playing against the agent ("paranoid"
+# for 3-4 players), leaves scored by ``evaluation.evaluate`` (exact when all tiles are
+# placed: win 1, draw 0, loss -1).
+
+INF = float("inf")
+
+
+def endgame_move(state, player: int, deadline: float | None, max_depth: int = 3, weights=DEFAULT):
+    """The best move for ``player`` by the deepest search finished in time (``max_depth``
+    plies when there is no deadline); one ply is always finished."""
+    work = state.copy()
+    moves = order_moves(work, work.legal_moves())
+    left = sum(len(h) for h in work.hands)
+    best = moves[0]
+    depth = 1
+    while True:
+        limit = None if depth == 1 else deadline  # the first iteration always finishes
+        values = []
+        alpha = -INF
+        try:
+            for move in moves:
+                value = _child(work, move, player, depth - 1, alpha, INF, limit, weights)
+                values.append((value, move))
+                alpha = max(alpha, value)
+        except SearchTimeout:
+            pass
+        if len(values) < len(moves):
+            # Moves are searched best first: one searched in time that beats the previous
+            # best is trusted even though the iteration did not finish.
+            return max(values, key=lambda vm: vm[0])[1] if values else best
+        values.sort(key=lambda vm: vm[0], reverse=True)
+        moves = [m for _, m in values]
+        best = moves[0]
+        if depth >= left or abs(values[0][0]) == 1.0 and depth > 1:
+            return best  # searched to the end of the game, or a sure result
+        if deadline is None and depth >= max_depth:
+            return best
+        if deadline is not None and _time.perf_counter() > deadline:
+            return best
+        depth += 1
+
+
+def _child(state, move, player: int, depth: int, alpha: float, beta: float, deadline, weights) -> float:
+    state.play_unchecked(move)
+    try:
+        return _search(state, player, depth, alpha, beta, deadline, weights)
+    finally:
+        state.undo()
+
+
+def _search(state, player: int, depth: int, alpha: float, beta: float, deadline, weights) -> float:
+    if depth == 0 or state.outcome is not None:
+        return evaluate(state, player, None, weights)
+    if deadline is not None and _time.perf_counter() > deadline:
+        raise SearchTimeout
+    moves = order_moves(state, state.legal_moves())
+    if state.colours[state.to_move] == state.colours[player]:  # ourselves or a doubles partner
+        value = -INF
+        for move in moves:
+            value = max(value, _child(state, move, player, depth - 1, alpha, beta, deadline, weights))
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+        return value
+    value = INF
+    for move in moves:
+        value = min(value, _child(state, move, player, depth - 1, alpha, beta, deadline, weights))
+        beta = min(beta, value)
+        if alpha >= beta:
+            break
+    return value

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import re
 
-from ...core import IllegalMove, Move, NotationError
-from .hexgrid import DIRECTION_NAMES, neighbours
-from .tiles import ORIENTED, TILES
+from ...core import CHANCE, IllegalMove, Move, NotationError
+from .board import DIRECTION_NAMES, ORIENTED, TILES, neighbours
 
 _PLACEMENT = re.compile(r"(F)?\s*(\d+)\s*@\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s*R\s*(\d+)", re.IGNORECASE)
 _DRAW = re.compile(r"\+\s*(\d+)")
@@ -80,8 +79,6 @@ def parse_move(text: str, state) -> Move:
 
 def explain_illegal(state, move: Move) -> str:
     """Why ``move`` is not legal in ``state`` (a message for a person)."""
-    from .rules import CHANCE
-
     data = move.data
     if data is None:
         return f"{move} is not a legal move here"

@@ -1,5 +1,8 @@
 """Random playouts to check the agent's best few moves (``TantrixAgent``).
 
+A part of the agent kept in a module of its own: the Monte Carlo stage has its own playout
+policy, result scoring and tuning constants, and its own tests (test_playouts.py).
+
 The evaluation ranks the moves; the few best are then played out to the end of the game
 again and again, the bag drawn at random each time (the agent never sees its order).
 Spending the playouts on a handful of moves instead of all of them (as the generic
@@ -26,8 +29,8 @@ import math
 import time as _time
 
 from ...core import CHANCE
+from .evaluation import own_contacts
 from .notation import draw_move
-from .strategy import own_contacts
 
 #: How many of the best-evaluated moves get played out.
 CANDIDATES = 6

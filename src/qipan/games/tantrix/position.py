@@ -15,9 +15,9 @@ One line of ``key=value`` fields, for example::
 from __future__ import annotations
 
 from ...core import NotationError
+from .board import ALL_NUMBERS, DEAL, ORDER, ORIENTED, PLAY
 from .notation import read_placement
-from .rules import DEAL, ORDER, PLAY, TantrixGame, TantrixState
-from .tiles import ALL_NUMBERS, ORIENTED
+from .rules import TantrixGame, TantrixState
 
 _KEYS = ("players", "phase", "turn", "draw", "order", "board", "hands", "bag")
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 import math
 from html import escape
 
-from .hexgrid import Cell
-from .tiles import COLOUR_NAMES, ORIENTED
-from .tracks import track_value, tracks
+from ...core import CHANCE
+from .board import COLOUR_NAMES, ORIENTED, PLAY, Cell, track_value, tracks
 
 SQ3 = math.sqrt(3)
 PAINT = {"R": "#d7263d", "Y": "#f4c20d", "G": "#2a9d3f", "B": "#1e5bc6"}
@@ -183,8 +182,6 @@ def hex_map(board: dict, spaces: dict[Cell, int], forced_at: int = 3) -> list[st
 
 
 def text(state) -> str:
-    from .rules import CHANCE, PLAY
-
     lines = [
         f"{state.game.title} — {state.num_players} players, {len(state.bag)} tiles in the bag"
         + (" (endgame: restrictions lifted)" if state.endgame else "")
@@ -224,8 +221,6 @@ def text(state) -> str:
 
 
 def svg(state) -> str:
-    from .rules import CHANCE
-
     if state.outcome is not None:
         title = f"Game over: {state.outcome.reason}"
     elif state.to_move == CHANCE:

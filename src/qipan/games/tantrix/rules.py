@@ -11,14 +11,22 @@ import random
 from bisect import insort
 
 from ...core import CHANCE, Game, IllegalMove, Move, Outcome, State
-from .hexgrid import Cell, geometry_allows, neighbours, side_pattern
-from .layout import Layout
+from .board import (
+    ALL_NUMBERS,
+    DEAL,
+    FREE,
+    ORDER,
+    ORIENTED,
+    PLAY,
+    Cell,
+    Layout,
+    best_tracks,
+    fitting,
+    geometry_allows,
+    neighbours,
+    side_pattern,
+)
 from .notation import draw_move, parse_move, placement_move
-from .tiles import ALL_NUMBERS, ORIENTED, fitting
-from .tracks import best_tracks
-
-ORDER, DEAL, PLAY = "order", "deal", "play"
-FREE = 2
 
 
 class TantrixGame(Game):
@@ -63,12 +71,12 @@ class TantrixGame(Game):
     has_evaluation = True
 
     def evaluate(self, state: State, player: int) -> float:
-        from .strategy import evaluate
+        from .evaluation import evaluate
 
         return evaluate(state, player)
 
     def order_moves(self, state: State, moves: list[Move]) -> list[Move]:
-        from .strategy import order_moves
+        from .evaluation import order_moves
 
         return order_moves(state, moves)
 

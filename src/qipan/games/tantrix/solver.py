@@ -11,8 +11,7 @@ rotation by fixing the centre tile's rotation."""
 
 from __future__ import annotations
 
-from .hexgrid import DIRECTIONS, Cell, distance, neighbours, side_pattern
-from .tiles import ORIENTED, TILES, fitting
+from .board import DIRECTIONS, ORIENTED, TILES, Cell, distance, fitting, neighbours, side_pattern, tracks
 
 Placement = tuple[Cell, int, int]  # (cell, tile, rotation)
 
@@ -59,8 +58,6 @@ def has_hole(cells) -> bool:
 
 def is_discovery_solution(board: dict[Cell, tuple[int, int]], colour: str) -> bool:
     """One loop of ``colour`` through every tile, all edges matching, no hole."""
-    from .tracks import tracks
-
     edges = {cell: ORIENTED[t][k] for cell, (t, k) in board.items()}
     for (q, r), e in edges.items():
         for d, (dq, dr) in enumerate(DIRECTIONS):

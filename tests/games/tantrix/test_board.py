@@ -2,7 +2,7 @@
 
 from itertools import combinations, permutations
 
-from qipan.games.tantrix.tiles import TILES, link_kind, rotate
+from qipan.games.tantrix.board import TILES, link_kind, rotate
 
 DATA_TSV = "/work/shared/data/tantrix/tantrix_tiles.tsv"
 
@@ -97,7 +97,7 @@ def test_rotation_moves_colours_clockwise():
 def test_fit_table_matches_trying_every_rotation():
     import random
 
-    from qipan.games.tantrix.tiles import ORIENTED, fitting
+    from qipan.games.tantrix.board import ORIENTED, fitting
 
     assert fitting("......") == {t: tuple(range(6)) for t in ORIENTED}
     rng = random.Random(3)

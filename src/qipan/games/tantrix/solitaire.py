@@ -1,4 +1,7 @@
-"""The solitaire puzzles as one-player games (rules/tantrix.md 4.4).
+"""The solitaire puzzles as one-player games (rules/tantrix.md 4.4): the rules of the
+``tantrix-solitaire`` presets, a Game and State of their own beside ``rules.py`` (the 2-4
+player game): they share the board (``board.Layout``) and the notation, not the turns,
+draws, restrictions or scoring.
 
 * Discovery (DEFAULT solo mode): place tiles 1..n, all touching edges matching, to make one
   loop of the puzzle colour (tile n's back colour) through every tile without a hole.
@@ -14,12 +17,10 @@ import random
 from bisect import insort
 
 from ...core import CHANCE, Game, IllegalMove, Move, NotationError, Outcome, QipanError, State
-from .hexgrid import Cell, neighbours, side_pattern
-from .layout import Layout
+from .board import ALL_NUMBERS, COLOUR_NAMES, ORIENTED, TILES, Cell, Layout, fitting, neighbours, side_pattern
 from .notation import draw_move, explain_illegal, parse_move, placement_move, read_placement
 from .render import board_svg, hex_map
 from .solver import FLOWER_CELLS, discovery_colour, discovery_solutions, is_discovery_solution
-from .tiles import ALL_NUMBERS, COLOUR_NAMES, ORIENTED, TILES, fitting
 
 
 class SolitaireGame(Game):

@@ -20,9 +20,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields, replace
 
-from .hexgrid import DIRECTIONS, Cell, geometry_allows, neighbours, side_pattern
-from .tiles import ORIENTED, fitting
-from .tracks import link_ends, track_value, tracks
+from .board import (
+    DIRECTIONS,
+    ORIENTED,
+    Cell,
+    fitting,
+    geometry_allows,
+    link_ends,
+    neighbours,
+    side_pattern,
+    track_value,
+    tracks,
+)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,290 @@
+"""The Tantrix board as data: the hex grid, the 56 tiles, the tracks they form and the
+tiles on the table. Everything else in the package builds on this module (rules, notation,
+rendering, the evaluation and the solvers import from here, never the other way).
+
+Grid: pointy-top hexagons in axial coordinates (q, r). Direction d = 0..5 clockwise from
+the upper right: NE, E, SE, SW, W, NW; the opposite edge of d is (d + 3) % 6.
+
+Tiles: the table ships with the package (``tiles.tsv``). Edge index d is the direction
+above; with rotation k (60° clockwise turns) the colour at edge d is ``edges[(d - k) % 6]``.
+
+Tracks: maximal chains of same-coloured links, open (lines) or closed (loops). Each tile
+holds at most one link of a colour, so a track visits a tile at most once. A line is worth
+1 per tile, a loop 2 per tile (rules 4.3, "End and scoring")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from types import MappingProxyType
+
+#: The phases of a game (start-order draws, dealing, play) and the free step of a turn
+#: (step 1: forced fills, 2: the free placement, 3: forced fills again).
+ORDER, DEAL, PLAY = "order", "deal", "play"
+FREE = 2
+
+# -- the hex grid ----------------------------------------------------------------------
+DIRECTIONS = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
+DIRECTION_NAMES = ("NE", "E", "SE", "SW", "W", "NW")
+
+Cell = tuple[int, int]
+
+
+def neighbour(cell: Cell, d: int) -> Cell:
+    dq, dr = DIRECTIONS[d]
+    return (cell[0] + dq, cell[1] + dr)
+
+
+@cache
+def neighbours(cell: Cell) -> tuple[Cell, ...]:
+    """The six neighbours in direction order (memoised: the closure test and every random
+    playout ask for them constantly, over a bounded set of cells)."""
+    q, r = cell
+    return tuple((q + dq, r + dr) for dq, dr in DIRECTIONS)
+
+
+_FACING = (3, 4, 5, 0, 1, 2)  # the side of neighbour d that faces back
+
+
+def side_pattern(edges: dict[Cell, str], cell: Cell) -> str:
+    """The colour each neighbour shows towards ``cell``, side by side ("." where empty)."""
+    get = edges.get
+    return "".join(
+        "." if (e := get(nb)) is None else e[back] for nb, back in zip(neighbours(cell), _FACING, strict=True)
+    )
+
+
+def distance(a: Cell, b: Cell) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+def rotate_cell(cell: Cell, k: int) -> Cell:
+    """The cell turned k × 60° clockwise about the origin (maps direction d to d + k)."""
+    q, r = cell
+    for _ in range(k % 6):
+        # In cube coordinates (x, y, z) = (q, -q - r, r) a clockwise turn is (-z, -x, -y).
+        q, r = -r, q + r
+    return (q, r)
+
+
+def neighbour_counts(occupied) -> dict[Cell, int]:
+    """For every empty cell next to an occupied one: how many occupied neighbours it has."""
+    counts: dict[Cell, int] = {}
+    for cell in occupied:
+        for nb in neighbours(cell):
+            if nb not in occupied:
+                counts[nb] = counts.get(nb, 0) + 1
+    return counts
+
+
+def geometry_allows(occupied, counts: dict[Cell, int], cell: Cell) -> bool:
+    """The colour-blind closure test of R2 + R3 (rules 4.5.4) for placing at ``cell``.
+
+    ``occupied`` holds the occupied cells, ``counts`` their empty neighbours' counts.
+    Virtually fill forced spaces one at a time; the placement is illegal as soon as an
+    empty cell would have four occupied neighbours or two forced spaces touch."""
+    extra: dict[Cell, int] = {}
+    virtual = {cell}
+    forced = {c for c, n in counts.items() if n >= 3 and c != cell}
+
+    def add(filled: Cell) -> bool:
+        for nb in neighbours(filled):
+            if nb in occupied or nb in virtual:
+                continue
+            k = extra.get(nb, 0) + 1
+            extra[nb] = k
+            total = counts.get(nb, 0) + k
+            if total >= 4:
+                return False
+            if total == 3:
+                forced.add(nb)
+        return True
+
+    if not add(cell):
+        return False
+    while forced:
+        for f in forced:
+            for nb in neighbours(f):
+                if nb in forced:
+                    return False
+        f = min(forced)
+        forced.discard(f)
+        virtual.add(f)
+        if not add(f):
+            return False
+    return True
+
+
+# -- the tiles -------------------------------------------------------------------------
+COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
+
+
+@dataclass(frozen=True)
+class Tile:
+    number: int
+    edges: str
+    kind: str  # brid, sint, rond or chin
+    back: str | None  # colour of the printed number, known for tiles 1-10 only
+    #: Every rotation k -> the oriented edge string.
+    oriented: tuple[str, ...]
+
+    @property
+    def colours(self) -> str:
+        return "".join(sorted(set(self.edges)))
+
+    def links(self, rotation: int = 0) -> list[tuple[str, int, int]]:
+        """The three links (colour, edge a, edge b) with a < b, in the given rotation."""
+        oriented = self.oriented[rotation]
+        out = []
+        for colour in sorted(set(oriented)):
+            a, b = (d for d in range(6) if oriented[d] == colour)
+            out.append((colour, a, b))
+        return out
+
+
+def rotate(edges: str, k: int) -> str:
+    """The edge string after k clockwise 60° turns: colour at d is edges[(d - k) % 6]."""
+    return "".join(edges[(d - k) % 6] for d in range(6))
+
+
+def link_kind(a: int, b: int) -> str:
+    gap = min((a - b) % 6, (b - a) % 6)
+    return {1: "sharp", 2: "gentle", 3: "straight"}[gap]
+
+
+def _load() -> dict[int, Tile]:
+    text = resources.files(__package__).joinpath("tiles.tsv").read_text(encoding="utf-8")
+    tiles = {}
+    rows = [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
+    for row in rows[1:]:
+        number, edges, kind, back = int(row[0]), row[1], row[2], row[6]
+        oriented = tuple(rotate(edges, k) for k in range(6))
+        # Three different colours: no tile looks the same in two rotations, so all 6 are distinct.
+        tiles[number] = Tile(number, edges, kind, None if back == "?" else back, oriented)
+    return tiles
+
+
+TILES: dict[int, Tile] = _load()
+ALL_NUMBERS: tuple[int, ...] = tuple(sorted(TILES))
+#: ORIENTED[tile][rot] -> edge string, the hot-path table.
+ORIENTED: dict[int, tuple[str, ...]] = {n: t.oriented for n, t in TILES.items()}
+
+
+@cache
+def fitting(pattern: str) -> MappingProxyType[int, tuple[int, ...]]:
+    """Which tiles fit a space and in which rotations: ``pattern`` gives the colour each
+    side d must show (``"."``: no neighbour there). Memoised: the agent asks this for
+    every end of every position it evaluates, and the patterns are few."""
+    out = {}
+    for tile, turns in ORIENTED.items():
+        rots = tuple(
+            k for k, o in enumerate(turns) if all(p in (".", c) for p, c in zip(pattern, o, strict=True))
+        )
+        if rots:
+            out[tile] = rots
+    return MappingProxyType(out)  # shared by every caller: read-only
+
+
+# -- tracks ----------------------------------------------------------------------------
+#: Oriented edge string -> colour -> the two edges of that colour's link.
+_ENDS: dict[str, dict[str, tuple[int, int]]] = {}
+
+
+def link_ends(oriented: str, colour: str) -> tuple[int, int] | None:
+    ends = _ENDS.get(oriented)
+    if ends is None:
+        ends = _ENDS[oriented] = {}
+        for c in set(oriented):
+            a, b = (d for d in range(6) if oriented[d] == c)
+            ends[c] = (a, b)
+    return ends.get(colour)
+
+
+def tracks(edges: dict[Cell, str], colour: str) -> list[tuple[list[Cell], bool]]:
+    """Every track of ``colour``: (cells in order along it, is_loop)."""
+    seen: set[Cell] = set()
+    out = []
+    for start in sorted(edges):
+        if start in seen:
+            continue
+        ends = link_ends(edges[start], colour)
+        if ends is None:
+            continue
+        seen.add(start)
+        halves = []
+        closed = False
+        for exit_edge in ends:
+            half = []
+            cell, d = start, exit_edge
+            while True:
+                dq, dr = DIRECTIONS[d]
+                nxt = (cell[0] + dq, cell[1] + dr)
+                e = edges.get(nxt)
+                if e is None:
+                    break
+                if nxt == start:
+                    closed = True
+                    break
+                entry = (d + 3) % 6
+                a, b = link_ends(e, colour)
+                seen.add(nxt)
+                half.append(nxt)
+                cell, d = nxt, (b if a == entry else a)
+            halves.append(half)
+            if closed:
+                break
+        if closed:
+            out.append(([start] + halves[0], True))
+        else:
+            out.append((list(reversed(halves[0])) + [start] + halves[1], False))
+    return out
+
+
+def track_value(cells: list[Cell], loop: bool) -> int:
+    return 2 * len(cells) if loop else len(cells)
+
+
+def best_tracks(edges: dict[Cell, str], colour: str) -> tuple[int, int]:
+    """The best and the second-best track value of ``colour`` (0 where there is none)."""
+    values = sorted((track_value(c, loop) for c, loop in tracks(edges, colour)), reverse=True)
+    values += [0, 0]
+    return values[0], values[1]
+
+
+# -- the tiles on the table ------------------------------------------------------------
+class Layout:
+    """Mixin of the game's and the solitaire puzzles' states: ``board`` (cell -> (tile,
+    rotation)), ``edges`` (cell -> oriented edge colours) and ``counts`` (every space, an
+    empty cell next to a tile -> the number of tiles touching it), kept current tile by tile."""
+
+    board: dict[Cell, tuple[int, int]]
+    edges: dict[Cell, str]
+    counts: dict[Cell, int]
+
+    def _place(self, tile: int, cell: Cell, rot: int) -> None:
+        self.board[cell] = (tile, rot)
+        self.edges[cell] = ORIENTED[tile][rot]
+        self.counts.pop(cell, None)
+        for nb in neighbours(cell):
+            if nb not in self.edges:
+                self.counts[nb] = self.counts.get(nb, 0) + 1
+
+    def _unplace(self, cell: Cell) -> int:
+        """Take the tile off ``cell``; returns its number."""
+        tile, _ = self.board.pop(cell)
+        del self.edges[cell]
+        k = 0
+        for nb in neighbours(cell):
+            if nb in self.edges:
+                k += 1
+            else:
+                left = self.counts[nb] - 1
+                if left:
+                    self.counts[nb] = left
+                else:
+                    del self.counts[nb]
+        if k:
+            self.counts[cell] = k
+        return tile
