@@ -80,7 +80,7 @@ def test_scenario_3_cross_twice_is_one_crossover():
     act(state, "p1,1", "p1,2", "p1,3", "p0,3", "p0,2")
     state = until_over(state)
     b = state.boards[0]
-    assert cell(state, 1, 2) == (qipan.games.pipemania.pieces.BY_ID["X"], 3)  # both channels flooded
+    assert cell(state, 1, 2) == (qipan.games.pipemania.board.BY_ID["X"], 3)  # both channels flooded
     assert b.crossovers == 1 and b.length == 6
     # 3 x 50 up to min_length, 3 x 100 after it, +500 for the crossover
     assert state.scores == [3 * 50 + 3 * 100 + 500]

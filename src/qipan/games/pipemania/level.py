@@ -2,7 +2,11 @@
 generated from a level number (obstacles grow and the flow speeds up level by level).
 
 Layout text: rows separated by ``/`` or new lines, cells separated by spaces (see
-``pieces.parse_piece_token``): ``. . S:E . / # . . D:W .``."""
+``board.parse_piece_token``): ``. . S:E . / # . . D:W .``.
+
+A module of its own, not part of ``board.py``: a level is made per game from the options
+(a layout text, or generated and checked with the planner), and the speed curve belongs
+to it; ``board.py`` holds only the constants every level shares."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ import functools
 import random
 from dataclasses import dataclass
 
-from .pieces import DC, DR, SIDE_NAMES, Piece, drain_piece, opposite, parse_piece_token, start_piece
+from .board import DC, DR, SIDE_NAMES, Piece, drain_piece, opposite, parse_piece_token, start_piece
 
 
 @dataclass(frozen=True)

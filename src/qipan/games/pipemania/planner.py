@@ -9,14 +9,18 @@ dict of counts for the ``fixed`` supply. The search enumerates the pipelines the
 follow from the start (straights may later be crossed, which needs a cross there) and, for
 each, checks that the pieces can be put on its cells before the flow arrives, one
 placement per tick from tick 0. Plans never replace a piece; on grids where the search
-finishes within ``max_nodes`` it is complete for such plans."""
+finishes within ``max_nodes`` it is complete for such plans.
+
+A module of its own, not ``agent.py``: it plans a whole level offline from the level and
+its pieces, not a move from a State under an agent's limits. The level generator uses it
+to draw winnable layouts, and the tests use it as the reference for winnability."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .board import BY_ID, opposite, pipe_for
 from .level import Level
-from .pieces import BY_ID, opposite, pipe_for
 
 
 @dataclass

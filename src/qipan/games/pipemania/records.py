@@ -10,7 +10,7 @@ import json
 from ...core import CHANCE, QipanError, RecordError
 from ...core.formats import RecordFormat, register_format
 from ...core.records import Record
-from .pieces import SIDE_NAMES
+from .board import SIDE_NAMES
 
 FORMAT = "pipemania-level/1"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core import CHANCE
-from .pieces import BY_ID, DC, DR, PIPE_IDS, SIDE_NAMES
+from .board import BY_ID, DC, DR, PIPE_IDS, SIDE_NAMES
 
 if TYPE_CHECKING:
     from .rules import Board, PipeManiaState

@@ -7,20 +7,13 @@ is one grid (one for 1 player and the shared mode, one per player in the race mo
 
 from __future__ import annotations
 
-import json
 import random
-import re
 from dataclasses import dataclass, field
 
-from ...core import CHANCE, IllegalMove, Move, NotationError, Outcome, State
+from ...core import CHANCE, IllegalMove, Move, Outcome, State
 from ...core.game import Game
-from . import render
+from .board import BY_ID, CHANCE_MOVES, HURRY, PASS, PIPE_IDS, Piece, opposite
 from .level import Level, build_level, generated_level, parse_layout, speed
-from .pieces import BY_ID, PIPE_IDS, Piece, opposite, parse_piece_token
-
-PASS = Move("-", ("pass",), ("pass",))
-HURRY = Move("h", ("hurry",), ("hurry",))
-_PLACE = re.compile(r"p(\d+),(\d+)(?::([a-z]+)|@([12]))?")
 
 
 def _pieces_list(text: str, what: str) -> list[str]:
@@ -103,40 +96,14 @@ class PipeManiaGame(Game):
         return PipeManiaState(self, players)
 
     def parse(self, text: str, state: State) -> Move:
-        """Builds the move from its text (no scan of the legal moves) and checks it."""
-        raw = "".join(str(text).split())
-        if not raw:
-            raise NotationError("empty move")
-        low = raw.lower()
-        if state.outcome is not None:
-            raise IllegalMove(f"the game is over ({state.outcome.reason})", raw)
-        if low.startswith("+") and low[1:].upper() in CHANCE_MOVES:
-            move = CHANCE_MOVES[low[1:].upper()]
-        elif low in ("-", "pass"):
-            move = PASS
-        elif low in ("h", "hurry"):
-            move = HURRY
-        else:
-            m = _PLACE.fullmatch(low)
-            if not m:
-                raise NotationError(
-                    f"{raw!r} is not a Pipe Mania action: p<row>,<col>[:piece|@stack], - or h"
-                )
-            if state.to_move == CHANCE:
-                raise IllegalMove("the dispenser is drawing a piece: expected +<piece>", raw)
-            board = state.boards[state.board_of[state.to_move]]
-            r, c = int(m.group(1)), int(m.group(2))
-            if not (0 <= r < board.level.rows and 0 <= c < board.level.cols):
-                raise IllegalMove(f"{r},{c} is off the {board.level.rows}x{board.level.cols} grid", raw)
-            piece = m.group(3).upper() if m.group(3) else (f"@{m.group(4)}" if m.group(4) else None)
-            move = self.place_move(
-                r * board.level.cols + c, board.level.cols, piece, state._target_prefix(state.to_move)
-            )
-        state.check_legal(move)
-        return move
+        from .notation import parse_move
+
+        return parse_move(state, text)
 
     def position(self, text: str) -> PipeManiaState:
-        return PipeManiaState.from_position(self, text)
+        from .position import read_position
+
+        return read_position(self, text)
 
     has_evaluation = True
 
@@ -390,34 +357,10 @@ class PipeManiaState(State):
             raise IllegalMove(self.why_illegal(move.text.lower()), move)
 
     def why_illegal(self, text: str) -> str:
-        """A reason for an action that is not legal (for error messages)."""
-        p = self.to_move
-        if self.lost[p] > 0:
-            return f"player {p + 1} lost this tick to a replacement: only - (pass) is possible"
-        if text == "h":
-            return "hurry is not possible here (the flow is already at full speed, or hurry is off)"
-        m = _PLACE.fullmatch(text)
-        if not m:
-            return f"{text!r} is not possible here"
-        board = self.boards[self.board_of[p]]
-        r, c = int(m.group(1)), int(m.group(2))
-        if not (0 <= r < board.level.rows and 0 <= c < board.level.cols):
-            return f"{r},{c} is off the {board.level.rows}x{board.level.cols} grid"
-        piece = board.cells[r * board.level.cols + c]
-        if piece is not None and piece.kind in ("start", "drain"):
-            return f"{r},{c} holds the {piece.kind} piece, which cannot be replaced"
-        if piece is not None and not piece.replaceable:
-            return f"{r},{c} is {'blocked' if piece.kind == 'blocked' else 'a fixed piece'}"
-        if board.flooded[r * board.level.cols + c]:
-            return f"the pipe at {r},{c} is flooded and cannot be replaced"
-        g = self.game
-        if g.supply == "fixed" and not any(self.pools[p].values()):
-            return "every piece on screen has been used"
-        if g.supply == "queue" and (m.group(3) or m.group(4)):
-            return "in queue mode the front piece is placed: write p<row>,<col>"
-        if g.supply != "queue" and not (m.group(3) or m.group(4)):
-            return "say which piece: p<row>,<col>:<piece> (or @1/@2 for two stacks)"
-        return f"{text!r} is not possible here (that piece is not available)"
+        """Why the action ``text`` is not legal here (see ``notation.why_illegal``)."""
+        from .notation import why_illegal
+
+        return why_illegal(self, text)
 
     def _apply(self, move: Move):
         token = self._save()
@@ -625,86 +568,16 @@ class PipeManiaState(State):
 
     # -- views --------------------------------------------------------------------------------
     def text(self) -> str:
-        return render.text(self)
+        from .render import text
+
+        return text(self)
 
     def svg(self) -> str:
-        return render.svg(self)
+        from .render import svg
+
+        return svg(self)
 
     def position(self) -> str:
-        data = {
-            "boards": [
-                {
-                    "level": b.level.number,
-                    "cells": [p.id if p else "." for p in b.cells],
-                    "owner": b.owner,
-                    "flooded": b.flooded,
-                    "tick": b.tick,
-                    "start_delay": b.start_delay,
-                    "flow_period": b.flow_period,
-                    "started": b.started,
-                    "head": list(b.head) if b.head else None,
-                    "hold": b.hold,
-                    "length": b.length,
-                    "crossovers": b.crossovers,
-                    "reached": b.reached,
-                    "over": b.over,
-                    "total_length": b.total_length,
-                    "results": [list(r) for r in b.results],
-                }
-                for b in self.boards
-            ],
-            "players": self.num_players,
-            "scores": self.scores,
-            "lost": self.lost,
-            "replacements": self.replacements,
-            "sequences": self.sequences,
-            "dispensers": self.dispensers,
-            "pools": self.pools,
-            "actor": self.actor_i,
-        }
-        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        from .position import write_position
 
-    @classmethod
-    def from_position(cls, game: PipeManiaGame, text: str) -> PipeManiaState:
-        try:
-            data = json.loads(text)
-            state = cls(game, int(data["players"]))
-            if len(data["boards"]) != len(state.boards):
-                raise ValueError("the number of grids does not match the mode")
-            for b, d in zip(state.boards, data["boards"], strict=True):
-                b.load(game.level(int(d["level"])))
-                if len(d["cells"]) != len(b.cells):
-                    raise ValueError("the grid size does not match the level")
-                b.cells = [None if t == "." else BY_ID.get(t) or parse_piece_token(t) for t in d["cells"]]
-                b.owner, b.flooded = [int(x) for x in d["owner"]], [int(x) for x in d["flooded"]]
-                for name in (
-                    "tick",
-                    "start_delay",
-                    "flow_period",
-                    "hold",
-                    "length",
-                    "crossovers",
-                    "total_length",
-                ):
-                    setattr(b, name, int(d[name]))
-                b.started, b.reached, b.over = bool(d["started"]), bool(d["reached"]), bool(d["over"])
-                b.head = tuple(d["head"]) if d["head"] else None
-                b.results = [tuple(r) for r in d["results"]]
-            state.scores = [int(x) for x in data["scores"]]
-            state.lost = [int(x) for x in data["lost"]]
-            state.replacements = [int(x) for x in data["replacements"]]
-            state.sequences = [[str(p) for p in s] for s in data["sequences"]]
-            state.dispensers = [[[int(x) for x in d] for d in own] for own in data["dispensers"]]
-            state.pools = [{k: int(v) for k, v in pl.items()} for pl in data["pools"]]
-            state.outcome = None
-            state._start_tick()
-            state.actor_i = int(data["actor"])
-            if state.outcome is None and not 0 <= state.actor_i < len(state.actors):
-                raise ValueError("the acting player is out of range")
-            state._settle()
-        except (KeyError, TypeError, ValueError) as exc:
-            raise NotationError(f"not a Pipe Mania position: {exc}") from exc
-        return state
-
-
-CHANCE_MOVES = {p: Move(f"+{p}", (), ("draw", p)) for p in PIPE_IDS}
+        return write_position(self)

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 
 from ...core import CHANCE, QipanError, resolve_chance
-from .pieces import BY_ID
+from .board import BY_ID
 from .render import ends_status, flow_status, glyph
 
 MOVES = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}

@@ -1,10 +1,14 @@
-"""The pipe pieces (rules file §3.1): channels as pairs of sides, glyphs and ids.
+"""Pipe Mania as data: the sides, the pipe pieces (rules file §3.1: channels as pairs of
+sides, glyphs and ids) and the constant moves (pass, hurry, the dispenser's draws).
+Shared by the rules, the levels, the notation, the renderer and the planner.
 
 Sides are N, E, S, W = 0, 1, 2, 3. A piece is a constant; cells refer to it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from ...core.move import Move
 
 N, E, S, W = 0, 1, 2, 3
 SIDE_NAMES = "NESW"
@@ -113,3 +117,10 @@ def parse_piece_token(token: str) -> Piece | None:
         if kind in "RBF" and arg in BY_ID:
             return special_piece({"R": "reservoir", "B": "bonus", "F": "fixed"}[kind], arg)
     raise ValueError(f"{token!r} is not a layout cell")
+
+
+# -- the constant moves ------------------------------------------------------------------
+PASS = Move("-", ("pass",), ("pass",))
+HURRY = Move("h", ("hurry",), ("hurry",))
+#: The dispenser's draws, chance moves ``+<piece>``.
+CHANCE_MOVES = {p: Move(f"+{p}", (), ("draw", p)) for p in PIPE_IDS}
