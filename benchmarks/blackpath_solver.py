@@ -12,8 +12,9 @@ from __future__ import annotations
 import argparse
 import time
 
+from qipan.core.errors import SearchTimeout
 from qipan.games.blackpath.rules import BlackPathGame
-from qipan.games.blackpath.solver import SearchTimeout, Solver
+from qipan.games.blackpath.solver import Solver
 
 
 def plain_search(state) -> bool:

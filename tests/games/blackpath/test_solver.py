@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 import qipan
+from qipan.core.errors import SearchTimeout
 from qipan.games.blackpath.agent import DominoAgent, SolverAgent, domino_partners
-from qipan.games.blackpath.solver import SearchTimeout, Solver, solve
+from qipan.games.blackpath.solver import Solver, solve
 
 #: A copy of the project's data/blackpath/blackpath_small_boards.tsv.
 DATA = Path(__file__).with_name("blackpath_small_boards.tsv")

@@ -1,7 +1,8 @@
-"""The Black Path Game (挖地道遊戲): rules, notation, solver and agents."""
+"""The Black Path Game (挖地道遊戲): registration of the game, its agents and its command."""
 
 from ...agents.base import AgentSpec, register_agent
 from ...core import GameSpec, Option, register
+from ...core.registry import register_command
 from .agent import DominoAgent, SolverAgent
 from .rules import BlackPathGame, BlackPathState
 from .solver import Solver, solve
@@ -49,6 +50,7 @@ register_agent(
         DominoAgent,
         "Winning Ways domino-tiling strategy (never loses as player 1 on even boards, ww variant)",
         families=("blackpath",),
+        players=(2,),
     )
 )
 register_agent(
@@ -57,8 +59,11 @@ register_agent(
         SolverAgent,
         "perfect play by exhaustive search with memoisation (practical up to about 7x7)",
         families=("blackpath",),
+        players=(2,),
         strength=10,
     )
 )
+
+register_command("qipan.games.blackpath.commands:solve", group="solve")
 
 __all__ = ["BlackPathGame", "BlackPathState", "DominoAgent", "Solver", "SolverAgent", "solve"]

@@ -6,8 +6,9 @@ import time
 
 from ...agents.base import Agent
 from ...core import Move
+from ...core.errors import SearchTimeout
 from .board import EMPTY, GOAL, tile_joining
-from .solver import SearchTimeout, Solver
+from .solver import Solver
 
 
 def domino_partners(rows: int, cols: int) -> list[int]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ...core import IllegalMove, Move, NotationError, State
+from ...core import IllegalMove, Move, NotationError
 from .board import TILE_OF_SYMBOL, cell_name
 
 if TYPE_CHECKING:
@@ -24,7 +24,10 @@ def parse_cell(text: str, rows: int, cols: int) -> int:
     return row * cols + col
 
 
-def parse_move(game: BlackPathGame, text: str, state: State) -> Move:
+def parse_move(state: BlackPathState, text: str) -> Move:
+    """The move ``text`` denotes: NotationError for text that is no move, IllegalMove with
+    the reason for a move not legal here."""
+    game = state.game
     raw = "".join(str(text).split()).lower()
     if not raw:
         raise NotationError("empty move")
@@ -69,7 +72,7 @@ def read_game(game: BlackPathGame, text: str) -> BlackPathState:
     if tokens and tokens[-1] in ("1-0", "0-1"):
         result = tokens.pop()
     for token in tokens:
-        state.play(parse_move(game, token, state))
+        state.play(parse_move(state, token))
     if result is not None and (state.outcome is None or state.outcome.result_text() != result):
         got = state.outcome.result_text() if state.outcome else "unfinished"
         raise NotationError(f"the moves give {got}, the text says {result}")

@@ -34,6 +34,8 @@ class BlackPathGame(Game):
     title = "The Black Path Game"
     family = "blackpath"
     players = (2,)
+    #: The memoised exhaustive search plays every position perfectly (given the time).
+    solved_by = ("blackpath-solver",)
 
     def __init__(
         self, rows: int = 8, cols: int = 8, variant: str = SEED, start_arm: str = "horizontal", **kw
@@ -58,7 +60,7 @@ class BlackPathGame(Game):
     def parse(self, text: str, state: State) -> Move:
         from .notation import parse_move
 
-        return parse_move(self, text, state)
+        return parse_move(state, text)
 
     def position(self, text: str) -> BlackPathState:
         from .position import read_position
@@ -187,13 +189,8 @@ class BlackPathState(State):
 
         return write_position(self)
 
-    def copy(self) -> BlackPathState:
-        new = BlackPathState.__new__(BlackPathState)
-        new.__dict__.update(self.__dict__)
+    def _copy_parts(self, new: BlackPathState) -> None:
         new.tiles = list(self.tiles)
-        new.history = list(self.history)
-        new._undo_stack = list(self._undo_stack)
-        return new
 
 
 __all__ = ["BlackPathGame", "BlackPathState", "CROSS", "NotationError", "SEED", "WW"]

@@ -11,17 +11,14 @@ accepted by ``game.parse``), or None when player 2 wins. Any board from 1x1 is a
 ``Solver(...).best_move(state)`` answers the same question for any position of a game.
 A position is keyed by its tiles alone (2 bits per cell): the free end and the player to
 move follow from them. ``deadline`` (a ``time.perf_counter()`` value) stops a search that
-runs too long with ``SearchTimeout``; only finished results are memoised."""
+runs too long with ``qipan.core.errors.SearchTimeout``; only finished results are memoised."""
 
 from __future__ import annotations
 
 import time
 
+from ...core.errors import SearchTimeout
 from .board import CROSS, EMPTY, PAIR, N, W, cell_name, neighbours
-
-
-class SearchTimeout(Exception):
-    """The search passed its deadline before it could prove the result."""
 
 
 class Solver:

@@ -1,0 +1,47 @@
+"""The Black Path package's CLI command: ``qipan solve blackpath --rows R --cols C [-o …]``
+(registered in ``__init__.py`` under the ``solve`` group; the CLI extra provides Click)."""
+
+from __future__ import annotations
+
+import time
+
+import click
+from rich.console import Console
+
+from ...cli.options import parse_options
+from ...core.errors import OptionError
+from ...core.registry import spec as game_spec
+from .solver import solve as solve_board
+
+console = Console(highlight=False)
+
+
+@click.command("blackpath")
+@click.option("--rows", type=int, required=True)
+@click.option("--cols", type=int, required=True)
+@click.option(
+    "--option",
+    "-o",
+    "options",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="a rule option, e.g. -o variant=ww (repeatable)",
+)
+def solve(rows, cols, options):
+    """Solve the Black Path game exactly: who wins and a winning first move."""
+    spec = game_spec("blackpath")
+    opts = {k: spec.option(k).coerce(v) for k, v in parse_options(options).items()}
+    for name in ("rows", "cols"):
+        if name in opts:
+            raise OptionError(f"the board size is given by --rows and --cols, not -o {name}=")
+    start = time.perf_counter()
+    try:
+        winner, move = solve_board(rows, cols, **opts)
+    except ValueError as exc:  # a board the solver cannot take (e.g. --rows 0)
+        raise OptionError(str(exc)) from None
+    elapsed = time.perf_counter() - start
+    console.print(
+        f"{rows}x{cols}: player {winner + 1} wins"
+        + (f"; a winning first move: {move}" if move is not None else "")
+        + f" ({elapsed:.1f} s)"
+    )
