@@ -94,6 +94,12 @@ class Game:
         """Moves in the order a search should try them (best guesses first)."""
         return moves
 
+    def kernel(self) -> Any:
+        """The compiled twin of the rules (``games/<family>/kernel.py``, ``qipan[fast]``) that
+        search agents use for playouts and search, or None (no kernel, Numba missing, kernels
+        switched off, or options the kernel does not cover): they then use the rules."""
+        return None
+
     def capabilities(self) -> dict[str, Any]:
         """The declared capabilities, as the server sends them to the lobby."""
         return {
