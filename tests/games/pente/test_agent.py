@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 import qipan
-from qipan.agents import agent_specs
+from qipan.agents import agent_spec, agent_specs
 from qipan.agents import load as load_agent
+from qipan.core import OptionError
 
 
 def agent(**limits):
@@ -29,6 +30,32 @@ def wins_next(state, player: int) -> list[str]:
 def test_registered_for_the_pente_family():
     spec = next(a for a in agent_specs() if a.name == "pente")
     assert spec.families == ("pente",)
+    assert spec.players == (2, 4)
+    assert all(spec.plays(qipan.load(p)) for p in ("pente", "pente-tournament", "pente-team", "pente-4"))
+    assert not spec.plays(qipan.load("modx"))
+
+
+def test_parameters_are_typed_options_with_bounds():
+    spec = agent_spec("pente")
+    raw = {"width": "8", "vcf_depth": "0", "inner_radius": "3", "even_depths": "false", "leaf": "sum"}
+    params = spec.parse(raw)
+    assert params == {"width": 8, "vcf_depth": 0, "inner_radius": 3, "even_depths": False, "leaf": "sum"}
+    a = spec.make(**params)
+    assert (a.width, a.vcf_depth, a.inner_radius, a.even_depths, a.leaf) == (8, 0, 3, False, "sum")
+    bad = [{"width": "0"}, {"width": "1.5"}, {"vcf_depth": "-1"}, {"inner_radius": "5"}, {"leaf": "max"}]
+    for raw in [*bad, {"even_depths": "maybe"}, {"radius": "2"}]:
+        with pytest.raises(OptionError):
+            spec.parse(raw)
+    with pytest.raises(OptionError, match="leaf must be"):
+        load_agent("pente").__class__(leaf="max")
+
+
+def test_a_node_budget_stops_the_search_with_a_legal_move():
+    state = qipan.load("pente").position("ply=12 next=1 1:K10,L11,M10,G7 2:K11,L10,N12,H8")
+    a = load_agent("pente", iterations=40, seed=3)
+    move = a.choose(state)
+    assert move in state.legal_moves()
+    assert a.nodes == 41  # the node past the budget raised SearchTimeout
 
 
 @pytest.mark.parametrize(
@@ -127,19 +154,3 @@ def test_team_game_blocks_the_next_enemy():
     state.play(agent().choose(state))
     state.to_move = 1
     assert wins_next(state, 1) == []
-
-
-def test_heuristic_line_windows_and_captures():
-    from qipan.games.pente.evaluation import max_window, move_score
-
-    game = qipan.load("pente")
-    s = game.position("ply=20 next=1 1:K10,L10,M10 2:A1,A19,T1,T19")
-    assert max_window(s, game.point("N10"), 0) == 3
-    assert max_window(s, game.point("N12"), 0) == 1
-    assert max_window(s, game.point("E5"), 0) == 0
-    s = game.position("ply=20 next=1 1:K10 2:L10,M10,A19")
-    taking, beside = move_score(s, game.point("N10"), 0), move_score(s, game.point("N11"), 0)
-    assert taking > beside + 300
-    # a stone that leaves its own pair flanked (_ X X O) is worth less than one beside it
-    s = game.position("ply=20 next=1 1:K10 2:M10,A19")
-    assert move_score(s, game.point("L10"), 0) < move_score(s, game.point("K11"), 0)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 import qipan
-from qipan.core import NotationError
+from qipan.core import IllegalMove, NotationError
 from qipan.games.pente.notation import (
     centred,
     from_pente_org_index,
     move_centred,
+    parse_move,
     pente_org,
     pente_org_index,
     seed_movetext,
@@ -58,6 +59,20 @@ def test_parse_is_lenient_and_canonical_text_is_pente_org():
     move = GAME.parse("(3,2)", s)
     assert move.text == "N12" and move.path == ("N12",)
     assert move_centred(GAME, move) == "(3,2)"
+
+
+def test_parse_move_is_what_game_parse_uses_and_tells_no_move_from_an_illegal_one():
+    s = GAME.new()
+    assert parse_move(s, "k10") is GAME.parse("K10", s) is s.geom.moves[s.geom.centre]
+    with pytest.raises(IllegalMove, match="must go on the centre"):
+        parse_move(s, "A1")
+    s.play("K10")
+    with pytest.raises(IllegalMove, match="K10 is occupied"):
+        parse_move(s, "(0,0)")
+    for text in ("", "hello", "K10x", "I10"):
+        with pytest.raises(NotationError):
+            parse_move(s, text)
+    assert s.ply == 1
 
 
 @pytest.mark.parametrize("text", ["U1", "K0", "K20", "(0,10)", "(x,1)", "K1O"])

@@ -70,7 +70,47 @@ def _make_agent(**limits):
 
 _register_format()
 register_agent(
-    AgentSpec("pente", _make_agent, "threat-aware alpha-beta with a VCF search (Pente)", families=("pente",))
+    AgentSpec(
+        "pente",
+        _make_agent,
+        "threat-aware alpha-beta with a VCF search (Pente)",
+        families=("pente",),
+        players=(2, 4),
+        options=(
+            Option(
+                "width",
+                int,
+                12,
+                "moves searched per node (near the stones, best first)",
+                minimum=1,
+                maximum=361,
+            ),
+            Option(
+                "vcf_depth",
+                int,
+                6,
+                "threats in a row the VCF search looks for (0: no VCF)",
+                minimum=0,
+                maximum=20,
+            ),
+            Option(
+                "inner_radius",
+                int,
+                2,
+                "how far from the stones inner search nodes look",
+                minimum=1,
+                maximum=4,
+            ),
+            Option("even_depths", bool, True, "with leaf=sum, search even depths only"),
+            Option(
+                "leaf",
+                str,
+                "eval",
+                "value of a line: the position at its end, or its moves' sum",
+                choices=("eval", "sum"),
+            ),
+        ),
+    )
 )
 
 __all__ = ["PenteGame", "PenteState"]

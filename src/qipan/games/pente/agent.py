@@ -23,6 +23,7 @@ from __future__ import annotations
 import time as _time
 
 from ...agents.base import Agent
+from ...core.errors import OptionError, SearchTimeout
 from ...core.move import Move
 from .evaluation import (
     WIN,
@@ -38,10 +39,6 @@ from .evaluation import (
 from .rules import PenteState
 
 EVAL_SCALE = 100_000  # evaluate() in [-1, 1] -> search units (a win is WIN)
-
-
-class _Timeout(Exception):
-    pass
 
 
 class PenteAgent(Agent):
@@ -72,7 +69,7 @@ class PenteAgent(Agent):
         #: "sum": a line of play is worth the sum of its move values; "eval": the position
         #: at the end of it is valued by ``evaluation.evaluate``.
         if leaf not in ("sum", "eval"):
-            raise ValueError(f"leaf must be 'sum' or 'eval', not {leaf!r}")
+            raise OptionError(f"leaf must be 'sum' or 'eval', not {leaf!r}")
         self.leaf = leaf
         self.nodes = 0
         self.reached_depth = 0
@@ -82,9 +79,9 @@ class PenteAgent(Agent):
     def _tick(self) -> None:
         self.nodes += 1
         if self._deadline is not None and _time.perf_counter() > self._deadline:
-            raise _Timeout
+            raise SearchTimeout
         if self.iterations is not None and self.nodes > self.iterations:
-            raise _Timeout
+            raise SearchTimeout
 
     @staticmethod
     def _move(state: PenteState, i: int) -> Move:
@@ -182,7 +179,7 @@ class PenteAgent(Agent):
             self._deadline = min(full, _time.perf_counter() + share * (self.time or 0))
         try:
             return task()
-        except _Timeout:
+        except SearchTimeout:
             return None
         finally:
             self._deadline = full
@@ -220,7 +217,7 @@ class PenteAgent(Agent):
             try:
                 if state.outcome is not None or self._vcf(state, opp, min(self.vcf_depth, 4)) is None:
                     safe.append(i)
-            except _Timeout:
+            except SearchTimeout:
                 break
             finally:
                 state._revert(token)
@@ -246,7 +243,7 @@ class PenteAgent(Agent):
                     break
                 if self._deadline is None and self.iterations and self.nodes >= self.iterations:
                     break
-        except _Timeout:
+        except SearchTimeout:
             pass
         return best
 

@@ -17,6 +17,7 @@ PAD = 4
 EMPTY = 0
 OFF = 7  # sentinel cell value; stones are player index + 1 (1..4)
 FILES = "ABCDEFGHJKLMNOPQRST"  # pente.org files: no I
+CAPTURE_TARGET = 10  # captured stones that win (5 pairs)
 
 
 class Geometry:

@@ -7,8 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.move import Move
-from .board import EMPTY, OFF
-from .rules import CAPTURE_TARGET
+from .board import CAPTURE_TARGET, EMPTY, OFF
 
 if TYPE_CHECKING:
     from .rules import PenteState

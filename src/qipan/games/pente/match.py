@@ -1,6 +1,22 @@
 """Scoring matches (計分, pente.md §2.5-2.7): games are played to their normal end, each
 scores points, and the match goes on (the loser of a game starts the next) until a side
-reaches the target (21 by default, or 50).
+reaches the target (21 by default, or 50). A module of its own: a match is a sequence of
+games with its own scoring and record, not part of one game's rules.
+
+The Game declares ``scoring_match = "qipan.games.pente.match:Match"``; ``qipan play
+--match`` (``cli/match.py``) drives any game's declared class through this interface, so
+another family's match class offers the same:
+
+* ``Match(preset, target=..., players=..., options=..., names=...)``: ``preset`` is the
+  registry id (``game.preset``), ``options`` the game options, ``names`` one per seat;
+  QipanError for a target, player count or option the match does not allow.
+* ``start_game() -> State``: the next game, already set up so that ``next_starter`` moves
+  first; QipanError once the match is over.
+* ``finish_game(state, resigned=None) -> list[int]``: score the game ``start_game``
+  returned, finished or given up by player ``resigned``; returns the game's points.
+* ``over`` (bool), ``winner`` (the winning player indices, a team: both; None until over),
+  ``scores`` (running totals, one per player), ``side_scores()`` (one total per side),
+  ``next_starter`` (player index), ``to_json()`` (the match record as text).
 
     from qipan.games.pente.match import Match
 

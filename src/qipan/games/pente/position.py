@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from ...core.errors import NotationError, QipanError
 from ...core.outcome import Outcome
 from .board import EMPTY
+from .notation import point
 
 if TYPE_CHECKING:
     from .rules import PenteGame, PenteState
@@ -64,7 +65,7 @@ def read_position(game: PenteGame, text: str, players: int | None = None) -> Pen
         if not 0 <= p < n:
             raise NotationError(f"player {p + 1} does not exist in a {n}-player game")
         for text_point in points:
-            i = game.point(text_point)
+            i = point(game, text_point)
             if state.cells[i] != EMPTY:
                 raise NotationError(f"{g.name[i]} is given twice")
             state.cells[i] = p + 1

@@ -5,20 +5,15 @@
 from __future__ import annotations
 
 import random
-import re
 from bisect import bisect_left
 from itertools import combinations
 from typing import Any
 
-from ...core.errors import IllegalMove, NotationError, OptionError
+from ...core.errors import IllegalMove, OptionError
 from ...core.game import Game, State
 from ...core.move import Move
 from ...core.outcome import Outcome
-from .board import EMPTY, OFF, Geometry, geometry
-
-CAPTURE_TARGET = 10  # captured stones that win (5 pairs)
-_CENTRED = re.compile(r"\(\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)")
-_NAMED = re.compile(r"([A-Za-z])(\d{1,2})")
+from .board import CAPTURE_TARGET, EMPTY, OFF, Geometry, geometry
 
 
 class PenteGame(Game):
@@ -53,38 +48,17 @@ class PenteGame(Game):
     def partner(self, player: int, players: int) -> int | None:
         return (player + 2) % 4 if self.teams and players == 4 else None
 
-    # -- notation ------------------------------------------------------------------------
+    # -- notation (notation.py) ---------------------------------------------------------
     def point(self, text: str) -> int:
-        """The board index of a point written ``K10`` (pente.org) or ``(0,0)`` (seed)."""
-        t = text.strip()
-        g = self.geom
-        m = _CENTRED.fullmatch(t)
-        if m:
-            i = g.from_centred(int(m.group(1)), int(m.group(2)))
-            if i is None:
-                raise NotationError(f"{t} is off the {g.n}x{g.n} board")
-            return i
-        m = _NAMED.fullmatch(t)
-        if not m:
-            raise NotationError(f"{t!r} is not a point: write K10 (pente.org) or (0,0) (centred)")
-        letter, rank = m.group(1).upper(), int(m.group(2))
-        if letter == "I":
-            raise NotationError(f"{t!r}: pente.org files skip the letter I (H is followed by J)")
-        i = g.by_name.get(f"{letter}{rank}")
-        if i is None:
-            raise NotationError(f"{t} is off the {g.n}x{g.n} board")
-        return i
+        """The board index of a point written ``K10`` (pente.org) or ``(0,0)`` (centred)."""
+        from .notation import point
+
+        return point(self, text)
 
     def parse(self, text: str, state: State) -> Move:
-        wanted = "".join(str(text).split())
-        if not wanted:
-            raise NotationError("empty move")
-        parts = wanted.replace("X", "x").split("x")
-        if any(not p for p in parts):
-            raise NotationError(f"{text!r} is not a move: write K10, (0,0) or K10xL10")
-        i = self.point(parts[0])
-        taken = [self.point(p) for p in parts[1:]]
-        return state.resolve(i, taken)
+        from .notation import parse_move
+
+        return parse_move(state, text)
 
     def position(self, text: str) -> PenteState:
         from .position import read_position
@@ -137,16 +111,11 @@ class PenteState(State):
         self.free = [g.moves[i] for i in self.empty]
 
     # -- copying -----------------------------------------------------------------------
-    def copy(self) -> PenteState:
-        new = PenteState.__new__(PenteState)
-        new.__dict__.update(self.__dict__)
+    def _copy_parts(self, new: PenteState) -> None:
         new.cells = self.cells[:]
         new.captures = self.captures[:]
         new.empty = self.empty[:]
         new.free = self.free[:]
-        new.history = self.history[:]
-        new._undo_stack = self._undo_stack[:]
-        return new
 
     # -- queries -----------------------------------------------------------------------
 
