@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 import qipan
 from qipan.agents.random_agent import RandomAgent
+from qipan.core import CHANCE, resolve_chance
 from qipan.games.pipemania.terminal import KEYS_ONE, RealTimeLoop
 
 LAYOUT = ". . . . . / S:E . . . . / . . . . ."
@@ -128,3 +133,29 @@ def test_an_agent_can_take_a_seat_and_pause_stops_time():
     clock.now = 1000.0
     loop.update()
     assert loop.state.outcome is not None
+
+
+def test_the_loop_runs_at_the_declared_tick_and_idles_with_the_declared_move():
+    clock = FakeClock()
+    state = make()
+    game = state.game
+    assert game.realtime_tick == 0.25 and game.idle_move == "-"
+    loop = RealTimeLoop(state, clock=clock)
+    assert loop.tick_seconds == game.realtime_tick
+    clock.now = 3 * game.realtime_tick
+    assert loop.update() == 3
+    assert [m.text for m in state.history if not m.text.startswith("+")] == [game.idle_move] * 3
+
+
+@pytest.mark.parametrize("preset", ["pipemania", "pipemania-fixed", "pipemania-2p", "pipemania-race"])
+def test_the_idle_move_is_legal_for_every_seat_at_every_tick(preset):
+    # The server plays idle_move for a seat that lets a real-time tick pass.
+    rng = random.Random(4)
+    game = qipan.load(preset)
+    state = game.new(players=game.players[-1], seed=4)
+    while state.outcome is None and state.ply < 400:
+        if state.to_move == CHANCE:
+            resolve_chance(state, rng)
+            continue
+        assert game.parse(game.idle_move, state).text == game.idle_move
+        state.play(rng.choice(state.legal_moves()))

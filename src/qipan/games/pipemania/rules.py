@@ -31,6 +31,12 @@ class PipeManiaGame(Game):
     players = (1, 2)
     #: The real-time terminal front-end (``qipan play pipemania``).
     terminal = "qipan.games.pipemania.terminal:run"
+    #: Played in real time, a tick lasts a quarter of a second: level 1's countdown of 30
+    #: ticks is then 7.5 s and its flow steps every 2 s (the terminal's pace since it was made).
+    realtime_tick = 0.25
+    #: A seat that lets a tick pass passes: "-" is legal for every player at every tick
+    #: (the only action during ticks lost to a replacement).
+    idle_move = PASS.text
 
     def __init__(self, **options):
         super().__init__(**options)
@@ -539,18 +545,13 @@ class PipeManiaState(State):
         self.actors, self.actor_i = list(actors), actor_i
         self.to_move, self.pending, self.outcome = to_move, pending, outcome
 
-    def copy(self) -> PipeManiaState:
-        new = PipeManiaState.__new__(PipeManiaState)
-        new.__dict__.update(self.__dict__)
+    def _copy_parts(self, new: PipeManiaState) -> None:
         new.boards = [b.clone() for b in self.boards]
         new.scores, new.lost, new.replacements = list(self.scores), list(self.lost), list(self.replacements)
         new.sequences = [list(s) for s in self.sequences]
         new.dispensers = [[list(d) for d in own] for own in self.dispensers]
         new.pools = [dict(pl) for pl in self.pools]
         new.actors = list(self.actors)
-        new.history = list(self.history)
-        new._undo_stack = list(self._undo_stack)  # tokens are never changed in place
-        return new
 
     def key(self):
         visible = tuple(

@@ -1,10 +1,11 @@
 """Pipe Mania in real time in a terminal (curses, stdlib).
 
-    run(game, players=1, seed=None, tick_seconds=0.25) -> final state
+    run(game, players=1, seed=None, tick_seconds=None) -> final state
 
-Time runs on its own: every ``tick_seconds`` the game plays one tick. Between ticks each
+Time runs on its own: every ``tick_seconds`` (default: the game's declared
+``realtime_tick``) the game plays one tick. Between ticks each
 player moves a cursor and chooses an action; the last action chosen in a tick is played
-when the tick falls due (pass if none). ``RealTimeLoop`` holds this logic with an
+when the tick falls due (the game's ``idle_move``, a pass, if none). ``RealTimeLoop`` holds this logic with an
 injectable clock, so it is tested without a terminal; ``run`` only adds curses.
 
 Keys, one player: arrows or w/a/s/d move, space or Enter places, Tab or c cycles the piece
@@ -61,13 +62,13 @@ class RealTimeLoop:
     def __init__(
         self,
         state,
-        tick_seconds: float = 0.25,
+        tick_seconds: float | None = None,
         clock: Callable[[], float] = time.monotonic,
         seed: int | None = None,
         agents: dict | None = None,
     ):
         self.state = state
-        self.tick_seconds = tick_seconds
+        self.tick_seconds = tick_seconds if tick_seconds is not None else state.game.realtime_tick
         self.clock = clock
         self.rng = random.Random(seed)
         self.agents = agents or {}
@@ -81,7 +82,7 @@ class RealTimeLoop:
         self.selected = [0] * n
         self.messages: list[str] = []
         self.paused = False
-        self.next_tick = clock() + tick_seconds
+        self.next_tick = clock() + self.tick_seconds
         self._draw_chance()
 
     # -- input ---------------------------------------------------------------------------------
@@ -140,6 +141,7 @@ class RealTimeLoop:
     def play_tick(self) -> None:
         """One tick: every acting player's pending action (or pass), then the flow."""
         state = self.state
+        idle = state.game.idle_move
         self._draw_chance()
         if state.outcome is not None:
             return
@@ -148,13 +150,13 @@ class RealTimeLoop:
             if p in self.agents:
                 action = str(self.agents[p].choose(state.view(p)))
             else:
-                action = self.pending[p] or "-"
+                action = self.pending[p] or idle
             self.pending[p] = None
             try:
                 state.play(action)
             except QipanError as exc:
                 self.messages.append(f"P{p + 1}: {exc}")
-                state.play("-")
+                state.play(idle)
             self._draw_chance()
             if state.outcome is not None:
                 return
@@ -222,7 +224,7 @@ def draw(screen, loop: RealTimeLoop, curses) -> None:
     screen.refresh()
 
 
-def run(game, players=1, seed: int | None = None, tick_seconds: float = 0.25):
+def run(game, players=1, seed: int | None = None, tick_seconds: float | None = None):
     """Play ``game`` (a Pipe Mania game) in real time in this terminal; returns the final state.
 
     ``players`` is 1 or 2 humans, or a list with one entry per player: "human" or an agent."""
