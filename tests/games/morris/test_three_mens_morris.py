@@ -1,50 +1,12 @@
-"""Three Men's Morris (§1.7, 3MM-1 .. 3MM-3): the exhaustive solver against the project's
-solved values, the line-wins rule, options, and the perfect-play agent."""
+"""Three Men's Morris (§1.7, 3MM-3): the line-wins rule, placement-only and moving forms,
+Nine Holes, blocking and the first-player option (3MM-1 and 3MM-2 are solver values:
+``test_solver.py``)."""
 
 from __future__ import annotations
-
-import json
-from pathlib import Path
 
 import pytest
 
 import qipan
-from qipan.agents import load as load_agent
-from qipan.games.morris.solver import DRAW, LOSS, WIN, first_move_values, solve
-
-VALUES = json.loads(Path("/work/shared/data/morris/three_mens_morris_values.json").read_text())["results"]
-
-CASES = {
-    "simple_4each_placement_only_no_diagonals": ("three-mens-morris", {}),
-    "simple_4each_placement_only_with_diagonals": ("three-mens-morris", {"diagonal_lines": True}),
-    "kurna_3each_diagonal_board_adjacent_moves": ("three-mens-morris-kurna", {}),
-    "square_board_no_diagonals_3each_adjacent_moves": ("three-mens-morris-kurna", {"diagonal_lines": False}),
-    "nine_holes_any_vacant_point_with_diagonal_lines": ("three-mens-morris-kurna", {"move_anywhere": True}),
-    "nine_holes_any_vacant_point_orthogonal_lines": (
-        "three-mens-morris-kurna",
-        {"move_anywhere": True, "diagonal_lines": False},
-    ),
-}
-
-
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_solver_matches_the_solved_values(name):
-    preset, options = CASES[name]
-    solution = solve(qipan.load(preset, **options).rules)
-    expected = VALUES[name]
-    assert solution.value[solution.start.key()] == expected["start"]
-    assert first_move_values(solution) == expected["first_move"]
-
-
-def test_3mm_1_simple_form_is_a_draw_from_every_first_move():
-    solution = solve(qipan.load("three-mens-morris").rules)
-    assert solution.value[solution.start.key()] == DRAW
-    assert set(first_move_values(solution).values()) == {DRAW}
-
-
-def test_3mm_2_kurna_centre_wins_corner_draws_edge_loses():
-    values = first_move_values(solve(qipan.load("three-mens-morris-kurna").rules))
-    assert values["b2"] == WIN and values["a1"] == DRAW and values["b1"] == LOSS
 
 
 def test_3mm_3_line_during_placement():
@@ -94,26 +56,3 @@ def test_first_player_random_uses_the_seed():
     firsts = {game.new(seed=s).to_move for s in range(16)}
     assert firsts == {0, 1}
     assert game.new(seed=3).to_move == game.new(seed=3).to_move
-
-
-def test_solver_agent_wins_kurna_as_first_player():
-    for seed in range(4):
-        state = qipan.load("three-mens-morris-kurna").new()
-        agents = [load_agent("morris-solver", seed=seed), load_agent("random", seed=seed)]
-        while state.outcome is None:
-            state.play(agents[state.to_move].choose(state))
-        assert state.outcome.winners == (0,)
-    with pytest.raises(qipan.QipanError, match="only the Three Men's Morris"):
-        load_agent("morris-solver").choose(qipan.load("nine-mens-morris").new())
-
-
-def test_six_mens_morris_three_vs_three_matches_the_solved_table():
-    """The engine's 6MM move generation, mill protection and blocking rule reproduce the
-    project's independently computed 3-vs-3 table (no-flying ruleset; the flying one is checked
-    by ``benchmarks/morris_six_values.py --flying``)."""
-    from qipan.games.morris.solver import three_vs_three_counts
-
-    data = json.loads(Path("/work/shared/data/morris/six_mens_morris_values.json").read_text())
-    expected = data["moving_phase_counts_no_flying_protected"]["table"]["3-3"]["white_to_move"]
-    game = qipan.load("six-mens-morris", flying=None, repetition_count=None, n_move=0)
-    assert three_vs_three_counts(game) == expected

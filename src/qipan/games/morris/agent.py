@@ -53,5 +53,6 @@ register_agent(
         families=("morris",),
         supports=lambda game: game.rules.board == "three",
         strength=10,
+        players=(2,),
     )
 )

@@ -42,6 +42,8 @@ class MorrisGame(Game):
             raise OptionError(f"stones={rules.stones} is too many for a {points}-point board")
         self.rules = rules
         self.tables = tables_for(rules)
+        #: The exhaustive solver plays the 3x3 boards perfectly (agent.py).
+        self.solved_by = ("morris-solver",) if rules.board == "three" else ()
 
     def new_state(self, players: int, rng: random.Random) -> MorrisState:
         first = {"white": 0, "black": 1}.get(self.rules.first_player)
@@ -450,15 +452,11 @@ class MorrisState(State):
             self._end(Outcome.draw(2, f"the {r.max_plies}-ply cap"))
 
     # -- copies --------------------------------------------------------------------------
-    def copy(self) -> MorrisState:
-        new = MorrisState.__new__(MorrisState)
-        new.__dict__.update(self.__dict__)
+    def _copy_parts(self, new: MorrisState) -> None:
+        # The cached move list is never mutated (legal_moves hands out copies), so it is shared.
         new.bb = self.bb[:]
         new.hand = self.hand[:]
         new.reps = dict(self.reps)
-        new.history = self.history[:]
-        new._undo_stack = self._undo_stack[:]
-        return new
 
     # -- views ---------------------------------------------------------------------------
     def stones(self, player: int) -> list[str]:
