@@ -8,6 +8,7 @@ rejected with the ply and the reason."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -19,6 +20,14 @@ from .game import State
 from .outcome import Outcome
 
 FORMAT = "qipan-record/1"
+
+# Bounds on every count a record states, so that a hostile record is refused at once
+# rather than looping over 10**20 players or replaying millions of moves.
+MAX_PLAYERS = 16
+MAX_MOVES = 100_000
+MAX_TEXT = 16 * 1024 * 1024
+#: Objects and arrays inside each other in a JSON record or an Options tag.
+MAX_DEPTH = 32
 
 
 def now_iso() -> str:
@@ -94,44 +103,60 @@ class Record:
 
     @classmethod
     def from_dict(cls, data: Any) -> Record:
+        """A record from its JSON object, every field checked for type and bounds."""
         if not isinstance(data, dict):
             raise RecordError("a record must be a JSON object")
         if data.get("format", FORMAT) != FORMAT:
-            raise RecordError(f"unknown record format {data.get('format')!r}; expected {FORMAT}")
-        try:
-            game = data["game"]
-            moves = data.get("moves", [])
-            if not isinstance(game, str):
-                raise TypeError("game must be a string")
-            if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-                raise TypeError("moves must be a list of strings")
-            options = data.get("options") or {}
-            if not isinstance(options, dict):
-                raise TypeError("options must be an object")
-            result = data.get("result")
-            return cls(
-                game=game,
-                options=options,
-                players=int(data.get("players", 2)),
-                names=list(data.get("names") or []),
-                moves=moves,
-                result=Outcome.from_dict(result) if result else None,
-                seed=data.get("seed"),
-                started=data.get("started"),
-                ended=data.get("ended"),
-                times=data.get("times"),
-                tags=dict(data.get("tags") or {}),
+            raise RecordError(f"unknown record format {str(data.get('format'))[:40]!r}; expected {FORMAT}")
+        if "game" not in data:
+            raise RecordError("malformed record: it names no game")
+        game = _text(data["game"], "game")
+        players = check_players(data.get("players", 2))
+        moves = data.get("moves", [])
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise RecordError("malformed record: moves must be a list of strings")
+        check_moves(moves)
+        options = data.get("options") or {}
+        if not isinstance(options, dict):
+            raise RecordError("malformed record: options must be an object")
+        names = data.get("names") or []
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise RecordError("malformed record: names must be a list of strings")
+        if len(names) > players:
+            raise RecordError(f"malformed record: {len(names)} names for {players} players")
+        seed = data.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise RecordError("malformed record: seed must be a whole number")
+        times = data.get("times")
+        if times is not None and (
+            not isinstance(times, list)
+            or len(times) > len(moves)
+            or not all(
+                isinstance(t, int | float) and not isinstance(t, bool) and math.isfinite(t) for t in times
             )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise RecordError(f"malformed record: {exc}") from exc
+        ):
+            raise RecordError("malformed record: times must be a list of seconds, one per move")
+        tags = data.get("tags") or {}
+        if not isinstance(tags, dict) or not all(isinstance(v, str) for v in tags.values()):
+            raise RecordError("malformed record: tags must be an object of strings")
+        result = data.get("result")
+        return cls(
+            game=game,
+            options=options,
+            players=players,
+            names=list(names),
+            moves=moves,
+            result=outcome_from_dict(result, players) if result else None,
+            seed=seed,
+            started=_text(data.get("started"), "started", optional=True),
+            ended=_text(data.get("ended"), "ended", optional=True),
+            times=times,
+            tags=dict(tags),
+        )
 
     @classmethod
     def from_json(cls, text: str) -> Record:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not valid JSON: {exc}") from exc
-        return cls.from_dict(data)
+        return cls.from_dict(parse_json(text))
 
     # -- PGN-like text -----------------------------------------------------------------
     def to_pgn(self) -> str:
@@ -175,13 +200,12 @@ class Record:
                 body_lines.append(line)
         if "Game" not in tags:
             raise RecordError('a PGN-like record needs a [Game "..."] tag')
-        try:
-            options = json.loads(tags.pop("Options", "{}"))
-            players = int(tags.pop("Players", "2"))
-            seed = tags.pop("Seed", None)
-            seed = int(seed) if seed is not None else None
-        except (ValueError, json.JSONDecodeError) as exc:
-            raise RecordError(f"malformed tag value: {exc}") from exc
+        options = parse_json(tags.pop("Options", "{}"), "the Options tag")
+        if not isinstance(options, dict):
+            raise RecordError("malformed tag value: Options must be a JSON object")
+        players = check_players(_integer(tags.pop("Players", "2"), "Players"))
+        seed = tags.pop("Seed", None)
+        seed = _integer(seed, "Seed") if seed is not None else None
         names = [tags.pop(f"Player {i + 1}") for i in range(players) if f"Player {i + 1}" in tags]
         moves = []
         result_token = "*"
@@ -196,6 +220,7 @@ class Record:
                 result_token = tok
             else:
                 moves.append(tok)
+        check_moves(moves)
         game = tags.pop("Game")
         result_text = tags.pop("Result", result_token)
         reason = tags.pop("Reason", None)
@@ -207,7 +232,9 @@ class Record:
                 scores = tuple(float(s) for s in scores_text.split()) if scores_text else ()
             except ValueError as exc:
                 raise RecordError(f"malformed Scores tag: {exc}") from exc
-            result = Outcome(_winners_from_text(result_text), scores, reason)
+            result = outcome_from_dict(
+                {"winners": _winners_from_text(result_text), "scores": scores, "reason": reason}, players
+            )
         return cls(game, options, players, names, moves, result, seed, started, ended, None, tags)
 
     # -- files -------------------------------------------------------------------------
@@ -278,15 +305,89 @@ def _winners_from_text(text: str) -> tuple[int, ...]:
     if text == "won":
         return (0,)
     if text.startswith("winners "):
-        try:
-            return tuple(int(x) - 1 for x in text[len("winners ") :].split(","))
-        except ValueError:
-            pass
-    raise RecordError(f"unknown result {text!r}")
+        parts = text[len("winners ") :].split(",")
+        if len(parts) <= MAX_PLAYERS and all(p.strip().isdigit() and len(p.strip()) <= 3 for p in parts):
+            return tuple(int(p) - 1 for p in parts)
+    raise RecordError(f"unknown result {text[:40]!r}")
+
+
+def check_players(players: Any) -> int:
+    """A record's player count: a whole number from 1 to MAX_PLAYERS."""
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= MAX_PLAYERS:
+        raise RecordError(f"the player count must be a whole number from 1 to {MAX_PLAYERS}")
+    return players
+
+
+def check_moves(moves: list) -> None:
+    if len(moves) > MAX_MOVES:
+        raise RecordError(f"a record holds at most {MAX_MOVES:,} moves, this one {len(moves):,}")
+
+
+def outcome_from_dict(data: Any, players: int) -> Outcome:
+    """A recorded result, checked: winners are seats of the game, scores finite numbers."""
+    if not isinstance(data, dict):
+        raise RecordError("malformed result: it must be an object")
+    winners, scores, reason = data.get("winners"), data.get("scores", ()), data.get("reason", "")
+    if not isinstance(winners, list | tuple) or not all(
+        isinstance(w, int) and not isinstance(w, bool) and 0 <= w < players for w in winners
+    ):
+        raise RecordError(f"malformed result: winners must be seat numbers from 0 to {players - 1}")
+    if (
+        not isinstance(scores, list | tuple)
+        or len(scores) > players
+        or not all(
+            isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x) for x in scores
+        )
+    ):
+        raise RecordError("malformed result: scores must be finite numbers, one per player")
+    return Outcome(tuple(winners), tuple(float(x) for x in scores), _text(reason, "result reason"))
+
+
+def parse_json(text: str, what: str = "the record") -> Any:
+    """JSON with a depth bound and finite numbers only; RecordError otherwise."""
+    if len(text) > MAX_TEXT:
+        raise RecordError(f"{what} is larger than {MAX_TEXT // (1024 * 1024)} MiB")
+    try:
+        data = json.loads(text, parse_constant=_not_a_number)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{what} is not valid JSON: {exc}") from exc
+    except RecursionError:
+        raise RecordError(f"{what} is nested more than {MAX_DEPTH} levels deep") from None
+    except ValueError as exc:  # _not_a_number, or an integer with too many digits
+        raise RecordError(f"{what}: {exc}") from exc
+    stack = [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > MAX_DEPTH:
+                raise RecordError(f"{what} is nested more than {MAX_DEPTH} levels deep")
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return data
+
+
+def _not_a_number(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _integer(text: str, tag: str) -> int:
+    stripped = text.strip()
+    if not stripped.lstrip("-").isdigit() or len(stripped) > 20:
+        raise RecordError(f"malformed tag value: {tag} must be a whole number, not {text[:40]!r}")
+    return int(stripped)
+
+
+def _text(value: Any, what: str, optional: bool = False) -> Any:
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise RecordError(f"malformed record: {what} must be a string")
+    return value
 
 
 def loads(text: str) -> Record:
     """A record from JSON or PGN-like text (told apart by the first character)."""
+    if len(text) > MAX_TEXT:
+        raise RecordError(f"a record is at most {MAX_TEXT // (1024 * 1024)} MiB")
     stripped = text.lstrip()
     if stripped.startswith("{"):
         return Record.from_json(text)
