@@ -40,6 +40,29 @@ def test_registered_for_the_tantrix_family():
     assert isinstance(load("tantrix", seed=1, time=0.1), TantrixAgent)
 
 
+def test_spec_declares_the_player_counts_and_typed_parameters():
+    import pytest
+
+    from qipan.agents.base import agent_spec, load
+    from qipan.core import OptionError
+
+    spec = agent_spec("tantrix")
+    assert spec.players == (1, 2, 3, 4)
+    for preset, players in (("tantrix-discovery", 1), ("tantrix", 2), ("tantrix", 3), ("tantrix-doubles", 4)):
+        assert spec.plays(make(preset), players)
+    assert {o.name for o in spec.options} == {"lookahead", "weights", "playouts"}
+    typed = spec.parse({"lookahead": "false", "playouts": "12", "weights": "join=0", "iterations": "5"})
+    assert typed == {"lookahead": False, "playouts": 12, "weights": "join=0", "iterations": 5}
+    agent = load("tantrix", **typed)
+    assert (agent.lookahead, agent.playouts, agent.weights.join, agent.iterations) == (False, 12, 0.0, 5)
+    with pytest.raises(OptionError, match="option playouts='-3' is not allowed"):
+        spec.parse({"playouts": "-3"})
+    with pytest.raises(OptionError, match="option lookahead='maybe' is not allowed"):
+        spec.parse({"lookahead": "maybe"})
+    with pytest.raises(OptionError, match="unknown weight 'jion'"):
+        load("tantrix", weights="jion=1")
+
+
 def test_plays_legal_moves_for_three_and_four_players():
     for players in (3, 4):
         agent = TantrixAgent(seed=players, iterations=15)

@@ -249,7 +249,7 @@ def test_position_round_trip_and_errors():
 
 def test_turn_log_uses_the_proposed_notation():
     from qipan.core import RecordError
-    from qipan.games.tantrix.records import read_turn_log, turn_log
+    from qipan.games.tantrix.records import read, turn_log
 
     state = play_random(make().new(players=2, seed=5), 5)
     log = turn_log(state)
@@ -259,14 +259,14 @@ def test_turn_log_uses_the_proposed_notation():
     assert any(" ; " in line and "+" in line for line in body)
     assert any(": F " in line or "; F " in line for line in body)
     assert all(len(line.split(" ; ")) <= 20 for line in body)
-    records = read_turn_log(log)
+    records = read(log)
     again = records[0].replay()
     assert again.key() == state.key() and again.outcome == state.outcome
     assert turn_log(again) == log
     with pytest.raises(RecordError):
-        read_turn_log(log.replace("P1: ", "P1: 9@9,9r1 ", 1))[0].replay()
+        read(log.replace("P1: ", "P1: 9@9,9r1 ", 1))[0].replay()
     with pytest.raises(RecordError):
-        read_turn_log(log.replace("[Tantrix", "[Tantrics"))
+        read(log.replace("[Tantrix", "[Tantrics"))
 
 
 def test_setup_positions_round_trip():

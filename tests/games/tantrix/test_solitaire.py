@@ -114,3 +114,45 @@ def test_agent_solves_discovery_puzzles():
         while state.outcome is None:
             state.play(agent.choose(state))
         assert state.outcome.winners == (0,)
+
+
+def test_the_agent_solves_every_flower_deal_that_has_a_solution():
+    """What ``SolitaireGame.solved_by`` declares: it wins exactly the deals that can be won
+    (12 random deals, and one of the rare deals without a solution)."""
+    import random
+
+    from qipan.core import resolve_chance
+    from qipan.games.tantrix import TantrixAgent
+
+    game = make("tantrix-flower")
+    assert game.solved_by == ("tantrix",)
+    deals = []
+    for seed in range(12):
+        state, rng = game.new(), random.Random(seed)
+        while state.to_move == CHANCE:
+            resolve_chance(state, rng)
+        deals.append(state)
+    unsolvable = game.new()
+    for tile in (2, 11, 36, 44, 48, 51, 52):
+        unsolvable.play(f"+{tile}")
+    deals.append(unsolvable)
+    for seed, state in enumerate(deals):
+        solvable = count_flower(list(state.hand)) > 0
+        agent = TantrixAgent(seed=seed)
+        while state.outcome is None:
+            state.play(agent.choose(state))
+        assert (state.outcome.winners == (0,)) == solvable, seed
+    assert not count_flower([2, 11, 36, 44, 48, 51, 52])
+
+
+def test_the_agent_finishes_a_discovery_puzzle_from_any_solution_s_beginning():
+    from qipan.games.tantrix import TantrixAgent
+
+    state = make("tantrix-discovery", n=6).new()
+    solution = next(iter(state.solutions()))
+    for cell, tile, rot in solution[:3]:
+        state.play(f"{tile}@{cell[0]},{cell[1]}r{rot}")
+    agent = TantrixAgent(seed=2)
+    while state.outcome is None:
+        state.play(agent.choose(state))
+    assert state.outcome.winners == (0,)

@@ -2,8 +2,10 @@
 
 from ...agents.base import AgentSpec, register_agent
 from ...core import GameSpec, Option, register
-from . import records as _records  # noqa: F401  (registers the turn-log format)
+from ...core.formats import register_format
+from .agent import OPTIONS as AGENT_OPTIONS
 from .agent import TantrixAgent
+from .records import FORMAT
 from .rules import TantrixGame, TantrixState
 from .solitaire import SolitaireGame, SolitaireState
 
@@ -70,13 +72,17 @@ _ALL = (
     SOLITAIRE.preset("tantrix-flower", "Tantrix Flower puzzle", puzzle="flower"),
 )
 register(*_ALL)
+register_format(FORMAT)
 register_agent(
     AgentSpec(
         "tantrix",
         TantrixAgent,
-        "greedy Tantrix player: longest own line/loop with live ends, kills opponents' ends, "
-        "looks at the forced fills it leaves; solves the solitaire puzzles",
+        "Tantrix player: longest own line/loop with live ends, kills opponents' ends, looks at "
+        "the forced fills and the reply it leaves, playouts, endgame search; solves the "
+        "solitaire puzzles (iterations: candidate moves evaluated; depth: endgame plies)",
         families=("tantrix",),
+        players=(1, 2, 3, 4),
+        options=AGENT_OPTIONS,
     )
 )
 #: This package's games and presets by id (also in the registry).

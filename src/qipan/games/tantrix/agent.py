@@ -31,7 +31,7 @@ from __future__ import annotations
 import time as _time
 
 from ...agents.base import Agent
-from ...core import CHANCE
+from ...core import CHANCE, Option
 from ...core.errors import SearchTimeout
 from .board import FREE, distance, rotate_cell
 from .evaluation import DEFAULT, Weights, evaluate, order_moves
@@ -51,7 +51,39 @@ REPLY_WEIGHT = 0.5
 REPLY_SHARE = 0.4
 
 
+#: The agent's own parameters (beyond time, iterations, depth and seed), as its AgentSpec
+#: declares them: the CLI, the server and the lobby parse them, and so does the constructor.
+OPTIONS = (
+    Option(
+        "lookahead",
+        bool,
+        True,
+        "look beyond one ply: the opponent's forced fills and best reply, playouts, endgame search",
+    ),
+    Option(
+        "weights",
+        str,
+        "",
+        "evaluation weights to change, e.g. live_end=0.5,second=0.4 (empty: the tuned defaults)",
+    ),
+    Option(
+        "playouts",
+        int,
+        None,
+        "random playouts of the best moves per decision (none: as many as the time allows, "
+        "none without a time limit; 0: no playouts)",
+        minimum=0,
+        maximum=1_000_000,
+        allow_none=True,
+    ),
+)
+_OPTION = {o.name: o for o in OPTIONS}
+
+
 class TantrixAgent(Agent):
+    """``iterations`` caps how many candidate moves a decision evaluates; ``depth`` is the
+    endgame search's depth without a time limit (``ENDGAME_DEPTH`` by default)."""
+
     name = "tantrix"
 
     def __init__(
@@ -62,16 +94,15 @@ class TantrixAgent(Agent):
         seed=None,
         lookahead: bool = True,
         weights: Weights | str | None = None,
-        playouts: int | bool | None = None,
+        playouts: int | None = None,
     ):
-        """``playouts``: how many random playouts check the best moves; by default as many
-        as the time limit allows (none without one), ``False`` for none."""
         super().__init__(time=time, iterations=iterations, depth=depth, seed=seed)
-        self.lookahead = lookahead
-        if not (playouts is None or isinstance(playouts, int) and playouts >= 0):  # bools pass
-            raise ValueError(f"playouts must be a count >= 0 or False, got {playouts!r}")
-        self.playouts = playouts
-        self.weights = Weights.parse(weights) if isinstance(weights, str) else weights or DEFAULT
+        self.lookahead = _OPTION["lookahead"].coerce(lookahead)
+        self.playouts = _OPTION["playouts"].coerce(playouts)
+        if weights is None or isinstance(weights, Weights):
+            self.weights = weights or DEFAULT
+        else:
+            self.weights = Weights.parse(_OPTION["weights"].coerce(weights))
 
     def select(self, state):
         moves = state.legal_moves()
@@ -101,8 +132,8 @@ class TantrixAgent(Agent):
         scored.sort(key=lambda vm: vm[0], reverse=True)
         if not self.lookahead or len(scored) == 1:
             return scored[0][1]
-        if self.playouts is None or isinstance(self.playouts, bool):
-            budget, play_out = None, self.playouts is not False and deadline is not None
+        if self.playouts is None:
+            budget, play_out = None, deadline is not None
         else:
             budget, play_out = self.playouts, self.playouts > 0
         if state.step == FREE:

@@ -263,6 +263,10 @@ class Layout:
     edges: dict[Cell, str]
     counts: dict[Cell, int]
 
+    def _copy_parts(self, new) -> None:
+        """The table's part of ``State.copy``: the state's own parts are copied by its class."""
+        new.board, new.edges, new.counts = dict(self.board), dict(self.edges), dict(self.counts)
+
     def _place(self, tile: int, cell: Cell, rot: int) -> None:
         self.board[cell] = (tile, rot)
         self.edges[cell] = ORIENTED[tile][rot]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields, replace
 
+from ...core.errors import OptionError
 from .board import (
     DIRECTIONS,
     ORIENTED,
@@ -79,12 +80,12 @@ class Weights:
         for item in filter(None, (s.strip() for s in text.split(","))):
             name, _, value = item.partition("=")
             if name not in names:
-                raise ValueError(f"unknown weight {name!r}; known: {', '.join(names)}")
+                raise OptionError(f"unknown weight {name!r}; known: {', '.join(names)}")
             kind = int if names[name] in (int, "int") else float
             try:
                 changes[name] = kind(value)
             except ValueError:
-                raise ValueError(
+                raise OptionError(
                     f"weight {name} must be {'an integer' if kind is int else 'a number'}, got {value!r}"
                 ) from None
         return replace(cls(), **changes)

@@ -9,8 +9,9 @@ a header. For example::
     P2: 40@0,0r3 +17
     P1: F 33@2,-1r4 +17 ; 12@-1,0r0 +5 ; F 5@0,-1r2 +40
 
-It is registered as the record format ``tantrix-turns``; reading it gives a qipan Record
-whose moves are the same chance draws and placements, so it replays exactly."""
+``sniff``, ``read`` and ``write`` make the record format ``tantrix-turns`` (registered in
+``__init__.py``); reading it gives a qipan Record whose moves are the same chance draws and
+placements, so it replays exactly."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import json
 import re
 
 from ...core import QipanError, RecordError
-from ...core.formats import RecordFormat, register_format
+from ...core.formats import RecordFormat
 from ...core.records import Record
 
 _HEADER = re.compile(r'\[(\w+) "([^"]*)"\]')
@@ -74,7 +75,8 @@ def _initial_hands(state):
     return [sorted(h) for h in replay.hands] if replay.phase == "play" else None
 
 
-def read_turn_log(text: str) -> list[Record]:
+def read(text: str) -> list[Record]:
+    """The game in a turn log as a Record (not yet replayed); RecordError if malformed."""
     headers, moves = {}, []
     for raw in text.splitlines():
         line = raw.strip()
@@ -131,16 +133,12 @@ def read_turn_log(text: str) -> list[Record]:
     return [record]
 
 
-def _sniff(text: str) -> bool:
+def sniff(text: str) -> bool:
     return text.lstrip().startswith("[Tantrix ")
 
 
-register_format(
-    RecordFormat(
-        "tantrix-turns",
-        _sniff,
-        read_turn_log,
-        write=lambda records: "\n".join(turn_log(r.replay()) for r in records),
-        suffixes=(".tantrix",),
-    )
-)
+def write(records: list[Record]) -> str:
+    return "\n".join(turn_log(r.replay()) for r in records)
+
+
+FORMAT = RecordFormat("tantrix-turns", sniff, read, write, suffixes=(".tantrix",))

@@ -68,6 +68,8 @@ class TantrixGame(Game):
 
         return read_position(self, text)
 
+    #: Hands are open and the bag is drawn by chance moves no one sees ahead (rules 4.3).
+    hides_information = False
     has_evaluation = True
 
     def evaluate(self, state: State, player: int) -> float:
@@ -343,18 +345,11 @@ class TantrixState(Layout, State):
             self.bag, self.order_draws = set(bag), list(order)
 
     # -- copies, text, pictures --------------------------------------------------------
-    def copy(self) -> TantrixState:
-        new = object.__new__(TantrixState)
-        new.__dict__.update(self.__dict__)
-        new.history = list(self.history)
-        new._undo_stack = list(self._undo_stack)
-        new.board = dict(self.board)
-        new.edges = dict(self.edges)
-        new.counts = dict(self.counts)
+    def _copy_parts(self, new: TantrixState) -> None:
+        super()._copy_parts(new)  # the table: board, edges, counts
         new.hands = [list(h) for h in self.hands]
         new.bag = set(self.bag)
         new.order_draws = list(self.order_draws)
-        return new
 
     def text(self) -> str:
         from .render import text

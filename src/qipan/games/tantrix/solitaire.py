@@ -28,6 +28,8 @@ class SolitaireGame(Game):
     title = "Tantrix solitaire"
     family = "tantrix"
     players = (1,)
+    #: The agent places from a solution whenever one extends the board (test_solitaire.py).
+    solved_by = ("tantrix",)
 
     def __init__(self, **options):
         options.setdefault("puzzle", "discovery")
@@ -157,14 +159,9 @@ class SolitaireState(Layout, State):
     def key(self):
         return (frozenset(self.board.items()), tuple(self.hand), frozenset(self.bag), self.to_move)
 
-    def copy(self) -> SolitaireState:
-        new = object.__new__(SolitaireState)
-        new.__dict__.update(self.__dict__)
-        new.history = list(self.history)
-        new._undo_stack = list(self._undo_stack)
-        new.board, new.edges, new.counts = dict(self.board), dict(self.edges), dict(self.counts)
+    def _copy_parts(self, new: SolitaireState) -> None:
+        super()._copy_parts(new)  # the table: board, edges, counts
         new.hand, new.bag = list(self.hand), set(self.bag)
-        return new
 
     def _spaces(self) -> dict[Cell, int]:
         if self.flower:
