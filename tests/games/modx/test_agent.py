@@ -5,19 +5,12 @@ from __future__ import annotations
 import pytest
 
 import qipan
-from qipan.agents import agent_specs, load
+from qipan.agents import agent_spec, agent_specs, load
 from qipan.agents.arena import play_game
-from qipan.games.modx.board import NAMES
+from qipan.core import OptionError
 from qipan.games.modx.evaluation import turns_left
 
-FILES = "ABCDEFGH"
-
-
-def make(cells: dict[str, str], turn="R", phase="play", players=2, game="modx"):
-    grid = dict.fromkeys(NAMES, ".")
-    grid.update(cells)
-    rows = [" ".join(grid[f"{f}{r}"] for f in FILES) for r in range(8, 0, -1)]
-    return qipan.load(game).position("\n".join([f"{players} {turn} {phase}", *rows]))
+from .conftest import make
 
 
 def agent(**limits):
@@ -29,6 +22,21 @@ def test_agent_is_registered_for_the_modx_family():
 
     spec = next(a for a in agent_specs() if a.name == "modx")
     assert spec.families == ("modx",)
+    assert spec.players == (2, 3, 4)
+    assert all(spec.plays(qipan.load(p)) for p in ("modx", "modx-3", "modx-4", "modx-teams"))
+    assert not spec.plays(qipan.load("pente"))
+
+
+def test_parameters_are_typed_options_with_bounds():
+    spec = agent_spec("modx")
+    params = spec.parse({"width": "10", "replies": "3"})
+    assert params == {"width": 10, "replies": 3}
+    a = spec.make(**params)
+    assert (a.width, a.replies) == (10, 3)
+    assert spec.make(**spec.parse({"width": "none"})).width == 24  # the default
+    for raw in ({"width": "0"}, {"width": "65"}, {"replies": "0"}, {"replies": "2.5"}, {"depth_limit": "1"}):
+        with pytest.raises(OptionError):
+            spec.parse(raw)
 
 
 def test_agent_takes_the_winning_pattern():
@@ -61,7 +69,7 @@ def test_relocation_does_not_hand_points_to_the_next_player():
         move = a.choose(state)
         assert move.text != "J>E6"
         state.play(move)
-        assert state.complete_patterns(1) == 0
+        assert state.threats(1)[0] == 0  # nothing of theirs complete
         state.undo()
 
 

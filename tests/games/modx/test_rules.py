@@ -10,19 +10,7 @@ import qipan
 from qipan.core import IllegalMove, OptionError, QipanError
 from qipan.games.modx.board import NAMES
 
-FILES = "ABCDEFGH"
-
-
-def make(cells: dict[str, str], turn="R", phase="play", players=2, game="modx", **options):
-    """A position from a dict of cells (``{"D4": "R", "D3": "bR"}``); other squares are empty."""
-    grid = dict.fromkeys(NAMES, ".")
-    grid.update(cells)
-    rows = [" ".join(grid[f"{f}{r}"] for f in FILES) for r in range(8, 0, -1)]
-    return qipan.load(game, **options).position("\n".join([f"{players} {turn} {phase}", *rows]))
-
-
-def snapshot(state):
-    return state.key(), state.position(), [m.text for m in state.legal_moves()], state.to_move, state.outcome
+from .conftest import make, snapshot
 
 
 def cells(*names: str, piece: str = "R") -> dict[str, str]:
@@ -75,7 +63,7 @@ def test_3_line_with_a_joker_scores_four_and_the_joker_is_relocated():
 
 def test_4_overlapping_patterns_are_scored_at_once():
     state = make({**cells("B4", "C4", "E4", "F4", "D3", "D5"), **JOKERS})
-    assert state.complete_patterns(0) == 0
+    assert state.threats(0)[0] == 0  # nothing complete yet
     assert state.play("D4").text == "D4 {D3 B4 C4 D4 E4 F4 D5}"
     assert state.points == [7, 0]
     assert state.supply_x[0] == 14 and state.supply_m[0] == 11

@@ -48,6 +48,21 @@ register_agent(
         ModXAgent,
         "MOD X: two-ply selective search on pattern potential, threats and safe joker relocation",
         families=("modx",),
+        players=(2, 3, 4),
+        options=(
+            Option(
+                "width",
+                int,
+                None,
+                "candidate placements searched (default 24, 64 with a time limit; iterations overrides)",
+                minimum=1,
+                maximum=64,
+                allow_none=True,
+            ),
+            Option(
+                "replies", int, 8, "answers of the next player tried per candidate", minimum=1, maximum=64
+            ),
+        ),
     )
 )
 

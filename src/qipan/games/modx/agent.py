@@ -13,8 +13,9 @@ import time as _time
 
 from ...agents.base import Agent
 from ...core.move import Move
+from .board import RELOCATE, SETUP
 from .evaluation import WIN, evaluate_raw, placement_gains, relocation_penalties, setup_scores
-from .rules import RELOCATE, SETUP, ModXState, placement_move
+from .rules import ModXState, placement_move
 
 
 class ModXAgent(Agent):

@@ -1,9 +1,21 @@
-"""The 8×8 board as data: square names, the 168 five-square patterns and neighbourhoods.
+"""The 8×8 board as data: square names, the 168 five-square patterns and neighbourhoods;
+the game's constants (pieces, colours, targets, phases).
 
 Squares are numbered in board order a1, b1, …, h1, a2, …, h8 (index = 8·rank + file), so a
 set of squares is an int bitmask and "board order" is ascending index."""
 
 from __future__ import annotations
+
+#: Pieces per player, colours in turn order, and their letters in notation and positions.
+X_PIECES = 14
+MARKERS = 18
+COLOURS = ("red", "black", "yellow", "orange")
+LETTERS = "RBYO"
+#: Score to win at once by player count; 2v2 teams play to a combined 12.
+TARGETS = {2: 15, 3: 12, 4: 10}
+TEAM_TARGET = 12
+#: The phases of a game: placing the setup jokers, placing X pieces, relocating jokers.
+SETUP, PLAY, RELOCATE = "setup", "play", "relocate"
 
 SIZE = 8
 SQUARES = SIZE * SIZE
@@ -54,6 +66,19 @@ PATTERNS: tuple[int, ...] = tuple(mask for _, mask in PATTERN_KINDS)
 PATTERNS_THROUGH: tuple[tuple[int, ...], ...] = tuple(
     tuple(p for p in PATTERNS if p & BIT[s]) for s in range(SQUARES)
 )
+
+
+def completed(own: int, jokers: int) -> int:
+    """The union of the patterns that the X pieces ``own`` complete with the ``jokers``: every
+    pattern wholly covered by them that holds at least one of ``own`` (a pattern of jokers
+    only is no colour's). The one definition of what a colour scores, for the rules, the
+    notation and the evaluation."""
+    cover = own | jokers
+    union = 0
+    for pat in PATTERNS:
+        if pat & cover == pat and pat & own:
+            union |= pat
+    return union
 
 
 def _king_area(s: int) -> int:

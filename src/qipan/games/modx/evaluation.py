@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 
 from ...core.move import Move
-from .board import BIT, PATTERNS, PATTERNS_THROUGH
-from .rules import PLAY, RELOCATE, SETUP, ModXState
+from .board import BIT, PATTERNS, PATTERNS_THROUGH, PLAY, RELOCATE, SETUP
+from .rules import ModXState
 
 #: The value of a won game in ``evaluate_raw`` (points), far above any position's heuristic.
 WIN = 100.0
@@ -67,9 +67,7 @@ def potential(state: ModXState, q: int, turns: int = 99) -> float:
     jokers = state.jokers
     own = xs[q]
     cover = own | jokers
-    all_x = 0
-    for x in xs:
-        all_x |= x
+    all_x = state.x_mask()
     block = all_x & ~own
     any_top, hostile, friendly = _tops(state, q)
     long_term = turns > 1
@@ -147,14 +145,12 @@ def placement_gains(state: ModXState) -> dict[int, float]:
     n = state.num_players
     xs = state.xs
     jokers = state.jokers
-    all_x = 0
-    for x in xs:
-        all_x |= x
+    all_x = state.x_mask()
     friends = state.friends(me)
     any_top, hostile, friendly = _tops(state, me)
     done, near = state.threats(me)
     gains: dict[int, float] = {}
-    open_mask = ~(all_x | jokers) & ((1 << 64) - 1)
+    open_mask = state.open_mask()
     opp_near = []
     for o in range(n):
         if o in friends:
@@ -204,9 +200,7 @@ def relocation_penalties(state: ModXState) -> dict[int, float]:
     me = state.to_move
     n = state.num_players
     xs = state.xs
-    all_x = 0
-    for x in xs:
-        all_x |= x
+    all_x = state.x_mask()
     friends = state.friends(me)
     out: dict[int, float] = {}
     for move in state.legal_moves():

@@ -21,7 +21,7 @@ import re
 from ...core.errors import RecordError
 from ...core.formats import RecordFormat
 from ...core.records import Record
-from .rules import LETTERS
+from .board import LETTERS
 
 _TOKEN = re.compile(r"J@[A-H][1-8]|J>[A-H][1-8]|[A-H][1-8](?:\s*\{[^}]*\})?", re.IGNORECASE)
 _LINE = re.compile(r"([RBYO])\s+(\S.*)")

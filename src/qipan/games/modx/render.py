@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .board import BIT, FILES, NAMES, SIZE
-from .notation import cell_text
-from .rules import COLOURS, LETTERS, ModXState
+from .board import BIT, COLOURS, FILES, LETTERS, NAMES, SIZE
+from .position import cell_text
+from .rules import ModXState
 
 FILL = {0: "#d62828", 1: "#222222", 2: "#f2c200", 3: "#f77f00"}
 

@@ -13,17 +13,25 @@ from ...core.errors import IllegalMove, OptionError
 from ...core.game import Game, State
 from ...core.move import Move
 from ...core.outcome import Outcome
-from .board import BIT, KING_AREA, NAMES, PATTERNS, PATTERNS_THROUGH, SQUARES, names_of, squares_of
-
-X_PIECES = 14
-MARKERS = 18
-COLOURS = ("red", "black", "yellow", "orange")
-LETTERS = "RBYO"
-#: Score to win at once by player count; 2v2 teams play to a combined 12.
-TARGETS = {2: 15, 3: 12, 4: 10}
-TEAM_TARGET = 12
-
-SETUP, PLAY, RELOCATE = "setup", "play", "relocate"
+from .board import (
+    BIT,
+    FULL,
+    KING_AREA,
+    MARKERS,
+    NAMES,
+    PATTERNS,
+    PATTERNS_THROUGH,
+    PLAY,
+    RELOCATE,
+    SETUP,
+    SQUARES,
+    TARGETS,
+    TEAM_TARGET,
+    X_PIECES,
+    completed,
+    names_of,
+    squares_of,
+)
 
 #: Moves that never change, made once: joker setup, relocation and non-scoring placement.
 SETUP_MOVES = tuple(Move(f"J@{n}", (n,), ("setup", s)) for s, n in enumerate(NAMES))
@@ -64,10 +72,10 @@ class ModXGame(Game):
     def parse(self, text: str, state: State) -> Move:
         from .notation import parse_move
 
-        return parse_move(text, state)
+        return parse_move(state, text)
 
     def position(self, text: str) -> ModXState:
-        from .notation import read_position
+        from .position import read_position
 
         return read_position(self, text)
 
@@ -117,48 +125,32 @@ class ModXState(State):
     def side_points(self, player: int) -> int:
         return sum(self.points[p] for p in self.friends(player))
 
+    def x_mask(self) -> int:
+        """Squares holding an X piece of any colour."""
+        union = 0
+        for x in self.xs:
+            union |= x
+        return union
+
     def open_mask(self) -> int:
         """Squares with no X piece and no joker (markers allowed)."""
-        taken = self.jokers
-        for x in self.xs:
-            taken |= x
-        return ~taken & ((1 << SQUARES) - 1)
-
-    def complete_patterns(self, player: int) -> int:
-        """The union of every pattern of ``player``'s colour on the board now."""
-        own = self.xs[player]
-        cover = own | self.jokers
-        union = 0
-        for pat in PATTERNS:
-            if pat & cover == pat and pat & own:
-                union |= pat
-        return union
+        return ~(self.x_mask() | self.jokers) & FULL
 
     def scored_by(self, player: int, s: int) -> int:
         """The squares ``player`` would score by placing an X on the open square ``s``."""
-        own = self.xs[player] | BIT[s]
-        cover = own | self.jokers
-        union = 0
-        for pat in PATTERNS:
-            if pat & cover == pat and pat & own:
-                union |= pat
-        return union
+        return completed(self.xs[player] | BIT[s], self.jokers)
 
     def threats(self, player: int) -> tuple[int, dict[int, int]]:
         """(already complete union, {open square: union it would complete}) for ``player``."""
         own = self.xs[player]
         cover = own | self.jokers
         open_ = self.open_mask()
-        done = 0
         near: dict[int, int] = {}
         for pat in PATTERNS:
             missing = pat & ~cover
-            if not missing:
-                if pat & own:
-                    done |= pat
-            elif missing & (missing - 1) == 0 and missing & open_:
+            if missing and missing & (missing - 1) == 0 and missing & open_:
                 near[missing] = near.get(missing, 0) | pat
-        return done, near
+        return completed(own, self.jokers), near
 
     def relocation_ok(self, s: int) -> bool:
         """May the mover put a joker on the open square ``s``? Not if it completes one of their
@@ -256,7 +248,7 @@ class ModXState(State):
     def _place(self, player: int, s: int):
         self.xs[player] |= BIT[s]
         self.supply_x[player] -= 1
-        scored = self.complete_patterns(player)
+        scored = completed(self.xs[player], self.jokers)
         if not scored:
             self._end_turn()
             return (0, 0, ())
@@ -354,22 +346,9 @@ class ModXState(State):
     def key(self):
         return (tuple(self.xs), self.jokers, tuple(self.stacks), self.phase, self.pending, self.to_move)
 
-    def copy(self) -> ModXState:
-        twin = ModXState.__new__(ModXState)
-        twin.__dict__.update(self.__dict__)
-        for name in (
-            "xs",
-            "stacks",
-            "top",
-            "topmask",
-            "points",
-            "supply_x",
-            "supply_m",
-            "history",
-            "_undo_stack",
-        ):
-            setattr(twin, name, list(getattr(self, name)))
-        return twin
+    def _copy_parts(self, new: ModXState) -> None:
+        for name in ("xs", "stacks", "top", "topmask", "points", "supply_x", "supply_m"):
+            setattr(new, name, list(getattr(self, name)))
 
     def text(self) -> str:
         from .render import text_board
@@ -382,6 +361,6 @@ class ModXState(State):
         return svg_board(self)
 
     def position(self) -> str:
-        from .notation import write_position
+        from .position import write_position
 
         return write_position(self)
