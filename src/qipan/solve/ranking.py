@@ -143,9 +143,10 @@ def _canonical_tables(n, p, T, C, canon_id, canon_g):
 
 
 class SetPairIndex:
-    """The index tables of one board and symmetry group, for every set size up to ``n``."""
+    """The index tables of one board and symmetry group, for the set sizes up to
+    ``max_size`` (default ``n``; the canonical-set table of size p has C(n, p) entries)."""
 
-    def __init__(self, n: int, perms: list[tuple[int, ...]]):
+    def __init__(self, n: int, perms: list[tuple[int, ...]], max_size: int | None = None):
         if n > MAX_POINTS:
             raise ValueError(f"at most {MAX_POINTS} points, not {n}")
         self.n = n
@@ -156,11 +157,15 @@ class SetPairIndex:
         self.rank_off = np.zeros(n + 2, dtype=np.int64)
         self.rep_off = np.zeros(n + 2, dtype=np.int64)
         ids, gs, reps, orbits = [], [], [], []
+        top = n if max_size is None else max_size
         for p in range(n + 1):
-            total = int(self.C[n, p])
+            total = int(self.C[n, p]) if p <= top else 0
             canon_id = np.zeros(total, dtype=np.int64)
             canon_g = np.zeros(total, dtype=np.int64)
-            r, o = _canonical_tables(n, p, self.T, self.C, canon_id, canon_g)
+            if p <= top:
+                r, o = _canonical_tables(n, p, self.T, self.C, canon_id, canon_g)
+            else:
+                r = o = np.zeros(0, dtype=np.int64)
             ids.append(canon_id)
             gs.append(canon_g)
             reps.append(r)

@@ -57,6 +57,8 @@ class MorrisSpace:
         why = supported(rules)
         if why:
             raise QipanError(f"{game.id}: {why}")
+        if max_stones is not None and not 3 <= max_stones <= rules.stones:
+            raise QipanError(f"max_stones must be between 3 and {rules.stones}, not {max_stones}")
         self.game = game
         self.rules = rules
         self.max_stones = max_stones
@@ -68,7 +70,7 @@ class MorrisSpace:
         edges = [(index[a], index[b]) for a, b in board.edges]
         lines = [tuple(index[p] for p in line) for line in board.lines]
         self.symmetries = automorphisms(n, edges, lines)
-        self.index = SetPairIndex(n, self.symmetries)
+        self.index = SetPairIndex(n, self.symmetries, max_size=max_stones or rules.stones)
         self.nbr = np.array(t.nbr, dtype=np.int64)
         most = max(len(p) for p in t.pairs)
         self.pairs = np.zeros((n, max(most, 1)), dtype=np.int64)
@@ -79,8 +81,6 @@ class MorrisSpace:
         self.fly_at = n if rules.move_anywhere else (-1 if rules.flying is None else rules.flying)
         self.line_goal = rules.goal == "line"
         self.stones = rules.stones
-        if max_stones is not None and not 3 <= max_stones <= rules.stones:
-            raise QipanError(f"max_stones must be between 3 and {rules.stones}, not {max_stones}")
         self._segments = self._enumerate()
         self._number = {s.key: i for i, s in enumerate(self._segments)}
         S = self.stones

@@ -1,0 +1,106 @@
+"""Perfect play from the retrograde tables: probe a state, value every legal move.
+
+``PerfectTables(game)`` opens (and, if asked, builds) the tables of the game's rule set in a
+directory of its own: ``$QIPAN_TABLES`` or ``~/.cache/qipan/tables``, under the game id and a
+hash of the space's description, so rule sets never share files. Values are for the side to
+move, with the plies to the end under best play (fastest win, slowest loss)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...core.errors import QipanError
+from ...core.move import Move
+from ...solve.codes import decode
+from ...solve.database import Database
+from .tables import MorrisSpace
+
+
+def tables_home() -> Path:
+    return Path(os.environ.get("QIPAN_TABLES") or Path.home() / ".cache" / "qipan" / "tables")
+
+
+def default_directory(space: MorrisSpace) -> Path:
+    digest = hashlib.sha256(json.dumps(space.describe(), sort_keys=True).encode()).hexdigest()[:12]
+    suffix = f"-k{space.max_stones}" if space.max_stones is not None else ""
+    return tables_home() / f"{space.game.id}{suffix}-{digest}"
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    move: Move
+    value: str  # win | draw | loss, for the player making the move
+    plies: int | None  # plies to the end after this move is played, counting it
+
+    def rank(self) -> tuple:
+        """Sort key, best first: fastest win, then draws, then slowest loss."""
+        if self.value == "win":
+            return (0, self.plies)
+        if self.value == "draw":
+            return (1, 0)
+        return (2, -(self.plies or 0))
+
+
+class PerfectTables:
+    def __init__(self, game, directory: str | os.PathLike | None = None, max_stones: int | None = None):
+        self.game = game
+        self.space = MorrisSpace(game, max_stones)
+        self.directory = Path(directory) if directory is not None else default_directory(self.space)
+        self.db = Database(self.directory, self.space)
+
+    def build(self, progress=None, check: bool = False) -> str:
+        """Solve what is missing; return the manifest hash."""
+        return self.db.solve(progress=progress, check=check)
+
+    def ensure(self) -> None:
+        if not self.db.complete():
+            self.build()
+
+    def covers(self, state) -> bool:
+        """Whether the tables hold this state (and it is not over)."""
+        if state.outcome is not None:
+            return False
+        try:
+            key, _ = self.space.locate(state)
+        except QipanError:
+            return False
+        return self.db.solved(key)
+
+    def value(self, state) -> tuple[str, int | None]:
+        """(win | draw | loss, plies to the end) for the side to move."""
+        key, index = self.space.locate(state)
+        kind, plies = decode(self.db.probe(key, index))
+        if kind == "unknown":
+            raise QipanError("this position is not solved yet")
+        return kind, plies
+
+    def move_values(self, state) -> list[MoveValue]:
+        """Every legal move with its value for the mover, best first."""
+        mover = state.to_move
+        out = []
+        for move in state.legal_moves():
+            child = state.copy()
+            child.play(move)
+            if child.outcome is not None:
+                reward = child.outcome.reward(mover)
+                value = "win" if reward == 1 else "loss" if reward == 0 else "draw"
+                out.append(MoveValue(move, value, 1 if value != "draw" else None))
+                continue
+            kind, plies = self.value(child)
+            if kind == "draw":
+                out.append(MoveValue(move, "draw", None))
+            else:
+                out.append(MoveValue(move, "win" if kind == "loss" else "loss", plies + 1))
+        out.sort(key=MoveValue.rank)
+        return out
+
+    def best_moves(self, state) -> list[Move]:
+        values = self.move_values(state)
+        if not values:
+            return []
+        best = values[0].rank()
+        return [v.move for v in values if v.rank() == best]
