@@ -11,6 +11,7 @@ point bits, neighbour masks, the lines through each point, and the Move objects 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -210,15 +211,10 @@ class Tables:
                     self.arc_src[a >> 3][byte] |= 1 << e
                 if byte >> (b & 7) & 1:
                     self.arc_dst[b >> 3][byte] |= 1 << e
-        self.arc_moves = []
-        for j in range((len(arcs) + 7) // 8):
-            table: list[tuple[Move, ...]] = [()] * 256
-            for byte in range(1, 256):
-                low = byte & -byte
-                e = 8 * j + low.bit_length() - 1
-                first = (self.move(*arcs[e], 0),) if e < len(arcs) else ()
-                table[byte] = first + table[byte ^ low]
-            self.arc_moves.append(table)
+        self.arc_moves = [
+            _byte_table(lambda i, e0=8 * j: (self.move(*arcs[e0 + i], 0),) if e0 + i < len(arcs) else ())
+            for j in range((len(arcs) + 7) // 8)
+        ]
         # Line planes: plane j (bits j*S .. j*S+S-1) has bit i set when point j of line i is in a
         # set of points. Built from a board mask with three 8-bit chunk look-ups, so the lines
         # with two (or three) own stones come out of a few integer operations.
@@ -237,18 +233,12 @@ class Tables:
         self.nbr_chunks = [[self._nbr_union(k, byte) for byte in range(256)] for k in range(3)]
 
     def _chunk_table(self, f: int) -> list[list[tuple[Move, ...]]]:
-        """For each 8-bit chunk k and byte, the moves from ``f`` (-1: placements) to its points.
-        Built lowest bit first: table[byte] = (move to the lowest point,) + table[rest]."""
-        out = []
-        for k in range(3):
-            table: list[tuple[Move, ...]] = [()] * 256
-            for byte in range(1, 256):
-                low = byte & -byte
-                to = 8 * k + low.bit_length() - 1
-                first = (self.move(f, to, 0),) if to < self.n and to != f else ()
-                table[byte] = first + table[byte ^ low]
-            out.append(table)
-        return out
+        """For each 8-bit chunk k and byte, the moves from ``f`` (-1: placements) to its points."""
+        n = self.n
+        return [
+            _byte_table(lambda i, p0=8 * k: (self.move(f, p0 + i, 0),) if p0 + i < n and p0 + i != f else ())
+            for k in range(3)
+        ]
 
     def capture_chunk(self, f: int, to: int, kb: int) -> tuple[Move, ...]:
         """The moves from ``f`` to ``to`` removing one stone of chunk ``kb >> 8`` whose bits are
@@ -321,6 +311,16 @@ class Tables:
 
     def known_move(self, f: int, t: int, removed: int) -> Move | None:
         return self._moves.get((f, t, removed))
+
+
+def _byte_table(moves_at: Callable[[int], tuple[Move, ...]]) -> list[tuple[Move, ...]]:
+    """``table[byte]``: the moves of the set bits of ``byte``, lowest bit first, where
+    ``moves_at(i)`` gives those of bit ``i``; built as moves_at(lowest) + table[rest]."""
+    table: list[tuple[Move, ...]] = [()] * 256
+    for byte in range(1, 256):
+        low = byte & -byte
+        table[byte] = moves_at(low.bit_length() - 1) + table[byte ^ low]
+    return table
 
 
 @cache
