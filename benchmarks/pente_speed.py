@@ -1,5 +1,6 @@
 """Engine speed: random playouts (plies per second) and perft nodes per second, beside a
 plain dict-board implementation of the same rules run in the same process (the peer).
+CPU time (``time.process_time``); min/median/max of 3 runs.
 
     .venv/bin/python benchmarks/pente_speed.py --seconds 3
 """
@@ -8,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 
 import qipan
+from qipan.core.perft import perft
 
 DIRS = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
 
@@ -18,22 +21,21 @@ DIRS = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
 def engine_playouts(seconds: float) -> float:
     game = qipan.load("pente")
     rng = random.Random(1)
-    plies, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    plies, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
         state = game.new()
         while state.outcome is None:
-            moves = state.legal_moves()
-            state._undo_stack.append(state._apply(rng.choice(moves)))
+            state.play_unchecked(state.random_move(rng))
             plies += 1
-    return plies / (time.perf_counter() - start)
+    return plies / (time.process_time() - start)
 
 
 def naive_playouts(seconds: float) -> float:
     """The peer: a dict board, captures and five-in-a-row checked by plain loops."""
     rng = random.Random(1)
     points = [(x, y) for x in range(19) for y in range(19)]
-    plies, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    plies, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
         board: dict[tuple[int, int], int] = {}
         caps = [0, 0]
         me, ply = 0, 0
@@ -62,40 +64,37 @@ def naive_playouts(seconds: float) -> float:
             if five or caps[me] >= 10:
                 break
             me = 1 - me
-    return plies / (time.perf_counter() - start)
+    return plies / (time.process_time() - start)
 
 
 def perft_rate() -> tuple[int, float]:
     state = qipan.load("pente", board_size=7).new()
-    start = time.perf_counter()
+    start = time.process_time()
+    nodes = perft(state, 5)
+    return nodes, nodes / (time.process_time() - start)
 
-    def perft(depth: int) -> int:
-        moves = state.legal_moves()
-        if depth == 1:
-            return len(moves)
-        total = 0
-        for move in moves:
-            token = state._apply(move)
-            total += perft(depth - 1)
-            state._revert(token)
-        return total
 
-    nodes = perft(5)
-    return nodes, nodes / (time.perf_counter() - start)
+def spread(values: list[float]) -> str:
+    return f"min {min(values):,.0f} / median {statistics.median(values):,.0f} / max {max(values):,.0f}"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per playout run")
     args = parser.parse_args()
-    ours = engine_playouts(args.seconds)
-    peer = naive_playouts(args.seconds)
+    ours, peer, ratios = [], [], []
+    for _ in range(3):
+        ours.append(engine_playouts(args.seconds))
+        peer.append(naive_playouts(args.seconds))
+        ratios.append(ours[-1] / peer[-1])
     print(
-        f"random playouts, 19x19: engine {ours:,.0f} plies/s, dict-board peer {peer:,.0f} plies/s, "
-        f"ratio {ours / peer:.1f}x"
+        f"random playouts, 19x19, plies per CPU second: engine {spread(ours)}; dict-board peer {spread(peer)}"
     )
-    nodes, rate = perft_rate()
-    print(f"perft(5) on 7x7 = {nodes:,} leaves at {rate:,.0f} leaves/s (bulk-counted last ply)")
+    print(
+        f"ratio engine/peer: min {min(ratios):.2f} / median {statistics.median(ratios):.2f} / max {max(ratios):.2f}"
+    )
+    runs = [perft_rate() for _ in range(3)]
+    print(f"perft(5) on 7x7 = {runs[0][0]:,} leaves, leaves per CPU second: {spread([r for _, r in runs])}")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import time
 
 import qipan
 from qipan.agents import load as load_agent
+from qipan.agents.base import parse_agent
 
 
 def play(game, agents, max_plies: int):
@@ -37,9 +38,7 @@ def main() -> None:
     parser.add_argument("--max-plies", type=int, default=200, help="a longer game counts as a draw")
     args = parser.parse_args()
     game = qipan.load(args.game)
-    extra = {
-        k: int(v) if v.isdigit() else v for k, v in (kv.split("=") for kv in args.pente_args.split(",") if kv)
-    }
+    _, extra = parse_agent("pente:" + args.pente_args)  # typed and bounded by the agent's spec
     wins = draws = 0
     plies = 0
     start = time.perf_counter()
