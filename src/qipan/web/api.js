@@ -44,6 +44,9 @@ export function el(tag, attrs = {}, ...children) {
 export function formatSeconds(s) {
   s = Math.max(0, s);
   if (s < 10) return s.toFixed(1);
+  // Correspondence clocks run for days.
+  if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
+  if (s >= 3600) return `${Math.floor(s / 3600)}h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`;
   const m = Math.floor(s / 60), r = Math.floor(s % 60);
   return `${m}:${String(r).padStart(2, "0")}`;
 }

@@ -1,6 +1,7 @@
 // The game page: live play over a WebSocket, or (at /replay/<id>) a replay viewer.
 import { api, el, formatSeconds, myName, mySeats, rememberSeat } from "./api.js";
 import { PathPicker } from "./clicks.js";
+import { loadAccountSeats } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = location.pathname.split("/")[2];
@@ -328,6 +329,7 @@ async function main() {
   $("draw").onclick = () => act("draw", "offer");
   $("undo").onclick = () => act("undo", "offer");
   await claimInvite();
+  await loadAccountSeats(gameId);  // an account's seats, on any device
   connect();
   setInterval(tickClocks, 200);
 }

@@ -1,0 +1,69 @@
+// /account: log in or sign up; for an account: its games, password change, muted players.
+import { el } from "./api.js";
+import { siteApi, whoami } from "./account.js";
+
+const $ = (id) => document.getElementById(id);
+const next = new URLSearchParams(location.search).get("next") || "/";
+
+async function send(form, path, errorId, extra = {}) {
+  $(errorId).textContent = "";
+  try {
+    await siteApi("POST", path, { username: form.username.value.trim(), password: form.password.value, ...extra });
+    location.href = next.startsWith("/") ? next : "/";
+  } catch (err) { $(errorId).textContent = err.message; }
+}
+
+export function describe(g) {
+  const opponent = g.seats.filter((s) => !g.my_seats.includes(s.seat)).map((s) => s.name).join(", ");
+  const terms = g.terms ? ` · ${g.terms.rated ? "rated" : "casual"} ${g.terms.time_class}` : "";
+  const state = g.status === "over" ? (g.result ? g.result.text : "over") : g.your_turn ? "your turn" : g.status;
+  return `${g.title} vs ${opponent || "—"}${terms} — ${state}`;
+}
+
+async function member(data) {
+  $("member").hidden = false;
+  $("member-title").textContent = `Your account: ${data.account.username}`;
+  $("profile-link").href = `/u/${encodeURIComponent(data.account.username)}`;
+  const { games } = await siteApi("GET", "/api/account/games");
+  $("account-games").replaceChildren(...games.map((g) => el("li", { class: g.your_turn ? "yours" : "" },
+    el("span", {}, describe(g)), el("a", { href: g.status === "over" ? `/replay/${g.id}` : `/g/${g.id}` },
+      g.status === "over" ? "replay" : "play"))));
+  await showMuted((await siteApi("GET", "/api/account/mutes")).muted);
+  $("password-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    $("password-error").textContent = $("password-done").textContent = "";
+    try {
+      await siteApi("POST", "/api/account/password", { old: e.target.old.value, new: e.target.new.value });
+      $("password-done").textContent = "Password changed; other devices are logged out.";
+      e.target.reset();
+    } catch (err) { $("password-error").textContent = err.message; }
+  });
+  $("mute-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    $("mute-error").textContent = "";
+    try {
+      await showMuted((await siteApi("POST", "/api/account/mutes", { username: e.target.username.value.trim() })).muted);
+      e.target.reset();
+    } catch (err) { $("mute-error").textContent = err.message; }
+  });
+}
+
+async function showMuted(names) {
+  $("muted").replaceChildren(...names.map((name) => el("li", {}, el("span", {}, name),
+    el("button", { type: "button", onclick: async () =>
+      showMuted((await siteApi("POST", "/api/account/mutes", { username: name, muted: false })).muted) }, "unmute"))));
+}
+
+async function main() {
+  const data = await whoami();
+  if (data.account) { await member(data); return; }
+  $("guest-login").hidden = $("guest-signup").hidden = false;
+  $("login-form").addEventListener("submit", (e) => { e.preventDefault(); send(e.target, "/api/account/login", "login-error"); });
+  $("signup-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (e.target.password.value !== e.target.again.value) { $("signup-error").textContent = "the passwords differ"; return; }
+    send(e.target, "/api/account/signup", "signup-error");
+  });
+}
+
+main();

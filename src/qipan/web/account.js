@@ -1,0 +1,90 @@
+// The signed-in account on every page: the header (log in / your name, "your turn" count,
+// log out), requests that carry the session's CSRF token, and the seats an account owns.
+import { el, mySeats, rememberSeat } from "./api.js";
+
+let me = null;          // {account, csrf, your_turn} once loaded
+let loading = null;
+
+export function whoami(refresh = false) {
+  if (!loading || refresh) {
+    loading = fetch("/api/account/me", { credentials: "same-origin" })
+      .then((r) => r.json()).catch(() => ({ account: null }))
+      .then((data) => { me = data; return data; });
+  }
+  return loading;
+}
+
+// A request with the session cookie and the CSRF token (for every change an account makes).
+export async function siteApi(method, path, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (me && me.csrf) headers["X-CSRF-Token"] = me.csrf;
+  const response = await fetch(path, { method, headers, credentials: "same-origin",
+    body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error || `${response.status} ${response.statusText}`);
+  return data;
+}
+
+// The seats this account owns in a game (from any device) become this browser's too.
+export async function loadAccountSeats(gameId) {
+  const data = await whoami();
+  if (!data.account) return;
+  try {
+    const { seats } = await siteApi("GET", `/api/account/games/${gameId}/seats`);
+    if (!seats.length) return;
+    const held = mySeats()[gameId] || {};
+    const all = [...(held.seats || []), ...seats].filter((s, i, list) => list.findIndex((t) => t.seat === s.seat) === i);
+    const first = held.token ? { seat: held.seat, token: held.token } : seats[0];
+    rememberSeat(gameId, first.seat, first.token, { seats: all, linked: true });
+  } catch { /* an unknown game: the page says so */ }
+}
+
+// Seats this browser holds as a guest join the account once it is signed in.
+async function linkGuestSeats() {
+  const all = mySeats();
+  for (const [gameId, info] of Object.entries(all)) {
+    if (info.linked) continue;
+    const tokens = [info.token, ...(info.seats || []).map((s) => s.token)].filter(Boolean);
+    for (const token of new Set(tokens)) {
+      try { await siteApi("POST", "/api/account/seats", { game: gameId, token }); } catch { /* taken or gone */ }
+    }
+    rememberSeat(gameId, info.seat, info.token, { linked: true });
+  }
+}
+
+function renderHeader(data) {
+  const bar = document.querySelector("header.bar");
+  if (!bar) return;
+  let nav = document.getElementById("account-nav");
+  if (!nav) { nav = el("nav", { id: "account-nav", class: "account-nav" }); bar.append(nav); }
+  if (!data.account) {
+    nav.replaceChildren(el("a", { href: "/account", id: "login-link" }, "Log in / Sign up"));
+    return;
+  }
+  const turns = data.your_turn || [];
+  nav.replaceChildren(...[
+    turns.length ? el("a", { href: `/g/${turns[0]}`, id: "your-turn", class: "badge", title: "games where it is your move" },
+      `your turn: ${turns.length}`) : null,
+    el("a", { href: `/u/${encodeURIComponent(data.account.username)}`, id: "me-link" }, data.account.username),
+    el("a", { href: "/account" }, "account"),
+    el("button", { type: "button", id: "logout", class: "link", onclick: logout }, "log out")].filter(Boolean));
+}
+
+export async function logout() {
+  try { await siteApi("POST", "/api/account/logout"); } catch { /* already out */ }
+  location.href = "/";
+}
+
+async function init() {
+  const data = await whoami();
+  renderHeader(data);
+  if (data.account) {
+    linkGuestSeats();
+    // The "your turn" marker follows correspondence and live games without a reload.
+    const refresh = async () => renderHeader(await whoami(true));
+    setInterval(refresh, 10000);
+    window.addEventListener("focus", refresh);
+  }
+}
+
+init();

@@ -1,0 +1,108 @@
+// Chat on the game page: the players' room and the spectators' room, as text only (messages
+// are inserted as text nodes, never as HTML). Polled, so it works with any server process.
+import { el, mySeats } from "./api.js";
+import { loadAccountSeats, siteApi, whoami } from "./account.js";
+
+const gameId = location.pathname.split("/")[2];
+const $ = (id) => document.getElementById(id);
+let room = null;
+let lastId = 0;
+let me = null;
+
+function myToken() {
+  const info = mySeats()[gameId];
+  return info ? info.token || (info.seats || [])[0]?.token || null : null;
+}
+
+async function request(method, path, body) {
+  const token = myToken();
+  if (!token || room === "spectators") return siteApi(method, path, body);
+  // Players use their seat token (no cookie or CSRF token needed).
+  const response = await fetch(path, { method, headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+    body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function panel() {
+  const tab = (name, label) => el("button", { type: "button", id: `chat-tab-${name}`, "data-room": name,
+    "aria-selected": "false", onclick: () => show(name) }, label);
+  return el("section", { class: "chat", id: "chat" },
+    el("h3", {}, "Chat"),
+    el("div", { class: "tabs", role: "tablist" }, tab("players", "Players"), tab("spectators", "Spectators")),
+    el("ol", { id: "chat-messages", "aria-live": "polite" }),
+    el("form", { id: "chat-form", onsubmit: send },
+      el("input", { id: "chat-input", maxlength: "300", autocomplete: "off", placeholder: "say something", "aria-label": "chat message" }),
+      el("button", { type: "submit", id: "chat-send" }, "Send")),
+    el("p", { class: "error", id: "chat-error", role: "alert" }));
+}
+
+function line(m) {
+  const mine = me && me.account && m.name === me.account.username;
+  const mute = me && me.account && !mine ? el("button", { type: "button", class: "mute", title: `mute ${m.name}`,
+    onclick: () => mute(m.name) }, "mute") : null;
+  return el("li", { "data-id": m.id }, el("span", { class: "who" }, m.name), el("span", { class: "text" }, m.text), mute);
+}
+
+async function poll() {
+  if (!room) return;
+  try {
+    const { messages } = await request("GET", `/api/games/${gameId}/chat?room=${room}&after=${lastId}`);
+    const list = $("chat-messages");
+    for (const m of messages) { list.append(line(m)); lastId = Math.max(lastId, m.id); }
+    if (messages.length) list.scrollTop = list.scrollHeight;
+  } catch (err) {
+    if (room === "players") { $("chat-tab-players").hidden = true; show("spectators"); }
+    else $("chat-error").textContent = err.message;
+  }
+}
+
+function show(name) {
+  room = name;
+  lastId = 0;
+  $("chat-messages").replaceChildren();
+  for (const r of ["players", "spectators"]) $(`chat-tab-${r}`).setAttribute("aria-selected", String(r === name));
+  const canWrite = name === "players" ? !!myToken() || !!(me && me.account) : !!(me && me.account);
+  $("chat-form").hidden = !canWrite;
+  $("chat-error").textContent = "";
+  if (!canWrite && name === "spectators") {
+    $("chat-error").replaceChildren("Log in to chat: ", el("a", { href: `/account?next=${encodeURIComponent(location.pathname)}` }, "log in"));
+  }
+  poll();
+}
+
+async function send(event) {
+  event.preventDefault();
+  const input = $("chat-input");
+  const text = input.value.trim();
+  if (!text) return;
+  $("chat-error").textContent = "";
+  try {
+    await request("POST", `/api/games/${gameId}/chat`, { room, text });
+    input.value = "";
+    poll();
+  } catch (err) { $("chat-error").textContent = err.message; }
+}
+
+async function mute(name) {
+  try {
+    await siteApi("POST", "/api/account/mutes", { username: name });
+    show(room);
+  } catch (err) { $("chat-error").textContent = err.message; }
+}
+
+async function main() {
+  me = await whoami();
+  await loadAccountSeats(gameId);
+  const side = document.querySelector(".side");
+  if (!side) return;
+  side.append(panel());
+  // Spectators see the players' room only once the game is over (the replay shows it).
+  const over = location.pathname.startsWith("/replay/") || document.getElementById("status")?.dataset.status === "over";
+  $("chat-tab-players").hidden = !myToken() && !over;
+  show(myToken() ? "players" : "spectators");
+  setInterval(poll, 2000);
+}
+
+main();

@@ -1,0 +1,205 @@
+// The lobby's game-finding cards: quick pairing, seeks, live games, leaderboards, bots,
+// and the account's games. Generated from the registry: no game is named here.
+import { api, el } from "./api.js";
+import { siteApi, whoami } from "./account.js";
+
+const $ = (id) => document.getElementById(id);
+export const TIME_CONTROLS = [
+  { label: "1+0", clock: { initial: 60, increment: 0 } },
+  { label: "3+2", clock: { initial: 180, increment: 2 } },
+  { label: "5+3", clock: { initial: 300, increment: 3 } },
+  { label: "10+0", clock: { initial: 600, increment: 0 } },
+  { label: "15+10", clock: { initial: 900, increment: 10 } },
+  { label: "30+0", clock: { initial: 1800, increment: 0 } },
+  { label: "1 day", days: 1 },
+  { label: "3 days", days: 3 },
+  { label: "7 days", days: 7 },
+  { label: "14 days", days: 14 },
+];
+const TIME_CLASSES = ["bullet", "blitz", "rapid", "classical", "correspondence"];
+let registry = { games: [] };
+let account = null;
+let waitingSeeks = new Set();   // my open seeks: when one is accepted, go to its game
+
+function timeClass(tc) {
+  if (tc.days) return "correspondence";
+  const estimate = tc.clock.initial + 40 * tc.clock.increment;
+  return estimate < 180 ? "bullet" : estimate < 480 ? "blitz" : estimate < 1500 ? "rapid" : "classical";
+}
+
+function twoPlayerGames() { return registry.games.filter((g) => g.players.includes(2)); }
+
+function gameOptions(select, games) {
+  const byFamily = {};
+  for (const g of games) (byFamily[g.family] ||= []).push(g);
+  select.replaceChildren(...Object.entries(byFamily).map(([family, list]) =>
+    el("optgroup", { label: family }, list.map((g) => el("option", { value: g.id }, g.title)))));
+  if (registry.featured && games.some((g) => g.id === registry.featured)) select.value = registry.featured;
+}
+
+function title(gameId) { return (registry.games.find((g) => g.id === gameId) || { title: gameId }).title; }
+
+function describeTerms(s) {
+  const control = s.days ? `${s.days} day${s.days > 1 ? "s" : ""}/move` : s.clock
+    ? (s.clock.mode === "move" ? `${s.clock.initial}s/move` : `${s.clock.initial / 60}+${s.clock.increment}`) : "untimed";
+  return `${control} · ${s.rated ? "rated" : "casual"}`;
+}
+
+function needLogin(node) {
+  node.textContent = "";
+  node.append("Log in to play rated and casual games with others: ", el("a", { href: "/account?next=/" }, "log in or sign up"));
+}
+
+// -- quick pairing -----------------------------------------------------------------------
+function renderPairing() {
+  $("pairing-grid").replaceChildren(...TIME_CONTROLS.map((tc, i) => el("button", {
+    type: "button", class: "pair", "data-setup": tc.label, onclick: () => quick(i) },
+  tc.label, el("span", { class: "klass" }, timeClass(tc)))));
+}
+
+async function quick(i) {
+  const tc = TIME_CONTROLS[i];
+  $("pairing-status").textContent = "";
+  if (!account) { needLogin($("pairing-status")); return; }
+  const body = { game: $("pair-game").value, rated: $("pair-rated").checked, ...(tc.days ? { days: tc.days } : { clock: tc.clock }) };
+  try {
+    const result = await siteApi("POST", "/api/quick", body);
+    if (result.game) { location.href = `/g/${result.game}`; return; }
+    waitingSeeks.add(result.seek);
+    $("pairing-status").textContent = `Waiting for an opponent: ${title(body.game)} ${tc.label}…`;
+    refreshSeeks();
+  } catch (err) { $("pairing-status").textContent = err.message; }
+}
+
+// -- seeks -------------------------------------------------------------------------------
+async function postSeek(event) {
+  event.preventDefault();
+  const form = event.target;
+  $("seek-error").textContent = "";
+  if (!account) { needLogin($("seek-error")); return; }
+  const choice = form.time.value;
+  const body = { game: form.game.value, rated: form.rated.checked };
+  if (choice !== "none") {
+    const tc = TIME_CONTROLS[Number(choice)];
+    Object.assign(body, tc.days ? { days: tc.days } : { clock: tc.clock });
+  }
+  if (form.rating_min.value) body.rating_min = Number(form.rating_min.value);
+  if (form.rating_max.value) body.rating_max = Number(form.rating_max.value);
+  try {
+    const { id } = await siteApi("POST", "/api/seeks", body);
+    waitingSeeks.add(id);
+    await refreshSeeks();
+  } catch (err) { $("seek-error").textContent = err.message; }
+}
+
+async function accept(seekId) {
+  $("seek-error").textContent = "";
+  if (!account) { needLogin($("seek-error")); return; }
+  try {
+    const game = await siteApi("POST", `/api/seeks/${seekId}/accept`);
+    location.href = `/g/${game.game}`;
+  } catch (err) { $("seek-error").textContent = err.message; refreshSeeks(); }
+}
+
+async function cancel(seekId) {
+  try { await siteApi("DELETE", `/api/seeks/${seekId}`); } catch (err) { $("seek-error").textContent = err.message; }
+  waitingSeeks.delete(seekId);
+  refreshSeeks();
+}
+
+async function refreshSeeks() {
+  const { seeks } = await api("GET", "/api/seeks");
+  const me = account && account.username;
+  $("seek-list").replaceChildren(...seeks.map((s) => el("li", { "data-seek": s.id },
+    el("span", {}, `${s.username} (${s.rating}${s.provisional ? "?" : ""}) · ${title(s.game)} · ${describeTerms(s)}`,
+      s.rating_min !== null || s.rating_max !== null ? ` · ${s.rating_min ?? ""}–${s.rating_max ?? ""}` : ""),
+    s.username === me
+      ? el("button", { type: "button", class: "cancel-seek", onclick: () => cancel(s.id) }, "cancel")
+      : el("button", { type: "button", class: "accept", onclick: () => accept(s.id) }, "accept"))));
+  if (!seeks.length) $("seek-list").append(el("li", { class: "help" }, "No open seeks: post one, or use quick pairing."));
+  if (account) {
+    // A seek of mine that someone accepted: go to the game.
+    const mine = (await siteApi("GET", "/api/account/seeks")).seeks;
+    for (const s of mine) {
+      if (s.status === "accepted" && s.game_id && waitingSeeks.has(s.id)) { location.href = `/g/${s.game_id}`; return; }
+      if (s.status === "open") waitingSeeks.add(s.id);
+    }
+  }
+}
+
+// -- live games, leaderboards, bots, my games --------------------------------------------
+async function refreshLive() {
+  const { games } = await api("GET", "/api/games?status=active&limit=30");
+  $("live-games").replaceChildren(...games.map((g) => el("li", {},
+    el("span", {}, `${g.title}: ${g.seats.map((s) => s.name).join(" – ")} · ply ${g.ply}`),
+    el("a", { href: `/g/${g.id}`, class: "watch" }, "watch"))));
+  if (!games.length) $("live-games").append(el("li", { class: "help" }, "No game is being played right now."));
+}
+
+async function refreshLeaderboard() {
+  const family = $("board-family").value, klass = $("board-class").value;
+  const { players } = await api("GET", `/api/leaderboard?family=${encodeURIComponent(family)}&time_class=${klass}`);
+  $("leaderboard").querySelector("tbody").replaceChildren(...players.map((p, i) => el("tr", {},
+    el("td", { class: "num" }, String(i + 1)),
+    el("td", {}, el("a", { href: `/u/${encodeURIComponent(p.username)}` }, p.username)),
+    el("td", { class: "num" }, `${Math.round(p.rating)}${p.provisional ? "?" : ""}`),
+    el("td", { class: "num" }, String(p.games)))));
+}
+
+async function renderBots() {
+  const { bots } = await api("GET", "/api/bots");
+  $("bot-list").replaceChildren(...bots.map((b) => el("li", {},
+    el("span", { title: b.description }, `${b.name} — ${b.measured ? "" : "provisional "}rating ${Math.round(b.rating)}`
+      + (b.families ? ` (${b.families.join(", ")})` : "")),
+    el("button", { type: "button", class: "play-bot", onclick: () => playBot(b.name) }, "play"))));
+}
+
+function playBot(name) {
+  // Fill the new-game form: me against this bot (when it plays the chosen game).
+  const seat = document.querySelector("select[name=seat_1]") || document.querySelector("select[name=seat_0]");
+  const option = seat && seat.querySelector(`option[value="bot:${name}"]`);
+  if (!option) { $("bot-error").textContent = `${name} does not play the game chosen in New game`; return; }
+  $("bot-error").textContent = "";
+  seat.value = `bot:${name}`;
+  seat.dispatchEvent(new Event("change", { bubbles: true }));
+  $("new-game").scrollIntoView({ behavior: "smooth" });
+}
+
+async function refreshMyGames() {
+  if (!account) { $("account-games-card").hidden = true; return; }
+  $("account-games-card").hidden = false;
+  const { games } = await siteApi("GET", "/api/account/games");
+  const current = games.filter((g) => g.status !== "over").slice(0, 20);
+  $("account-games").replaceChildren(...current.map((g) => el("li", { class: g.your_turn ? "yours" : "" },
+    el("span", {}, `${g.title} vs ${g.seats.filter((s) => !g.my_seats.includes(s.seat)).map((s) => s.name).join(", ")}`
+      + (g.terms ? ` · ${g.terms.rated ? "rated" : "casual"} ${g.terms.time_class}` : "") + (g.your_turn ? " — your turn" : "")),
+    el("a", { href: `/g/${g.id}` }, "play"))));
+  if (!current.length) $("account-games").append(el("li", { class: "help" }, "No game in progress."));
+}
+
+async function main() {
+  const [me, specs] = await Promise.all([whoami(), api("GET", "/api/specs")]);
+  account = me.account;
+  registry = specs;
+  const games = twoPlayerGames();
+  gameOptions($("pair-game"), games);
+  gameOptions($("seek-game"), games);
+  $("pair-rated").checked = $("seek-rated").checked = !!account;
+  $("seek-time").replaceChildren(el("option", { value: "none" }, "untimed (casual)"),
+    ...TIME_CONTROLS.map((tc, i) => el("option", { value: i, selected: tc.label === "5+3" }, `${tc.label} (${timeClass(tc)})`)));
+  const families = [...new Set(registry.games.map((g) => g.family))];
+  $("board-family").replaceChildren(...families.map((f) => el("option", { value: f }, f)));
+  const featured = registry.games.find((g) => g.id === registry.featured);
+  if (featured) $("board-family").value = featured.family;
+  $("board-class").replaceChildren(...TIME_CLASSES.map((c) => el("option", { value: c, selected: c === "blitz" }, c)));
+  $("board-family").addEventListener("change", refreshLeaderboard);
+  $("board-class").addEventListener("change", refreshLeaderboard);
+  $("seek-form").addEventListener("submit", postSeek);
+  renderPairing();
+  if (!account) { needLogin($("pairing-status")); }
+  await Promise.all([refreshSeeks(), refreshLive(), refreshLeaderboard(), renderBots(), refreshMyGames()]);
+  setInterval(() => { refreshSeeks(); refreshLive(); }, 2000);
+  setInterval(refreshMyGames, 15000);
+}
+
+main();
