@@ -27,6 +27,8 @@ FREE = 2
 # -- the hex grid ----------------------------------------------------------------------
 DIRECTIONS = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
 DIRECTION_NAMES = ("NE", "E", "SE", "SW", "W", "NW")
+#: The Flower puzzle's cells: the centre and the six around it.
+FLOWER_CELLS = ((0, 0),) + DIRECTIONS
 
 Cell = tuple[int, int]
 
@@ -67,6 +69,17 @@ def rotate_cell(cell: Cell, k: int) -> Cell:
         # In cube coordinates (x, y, z) = (q, -q - r, r) a clockwise turn is (-z, -x, -y).
         q, r = -r, q + r
     return (q, r)
+
+
+def mismatch(edges: dict[Cell, str]) -> tuple[Cell, Cell] | None:
+    """The first two touching tiles whose touching edges show different colours, or None."""
+    for (q, r), e in edges.items():
+        for d in (0, 1, 2):  # NE, E, SE: every touching pair is looked at once
+            dq, dr = DIRECTIONS[d]
+            other = edges.get((q + dq, r + dr))
+            if other is not None and other[d + 3] != e[d]:
+                return (q, r), (q + dq, r + dr)
+    return None
 
 
 def neighbour_counts(occupied) -> dict[Cell, int]:

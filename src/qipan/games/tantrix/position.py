@@ -10,14 +10,18 @@ One line of ``key=value`` fields, for example::
   ``-`` for an empty bag (tiles in none of the three are out of the game: test set-ups);
 * ``turn=P/S``: seat P (1-based) to act, in step S (1 forced, 2 free, 3 forced again);
   ``draw=yes`` when P is about to draw a replacement;
-* ``phase``: ``order`` (start-order draws), ``deal`` or ``play``; ``order``: the start draws."""
+* ``phase``: ``order`` (start-order draws), ``deal`` or ``play``; ``order``: the start draws.
+
+A solitaire puzzle's position has two fields: ``board=<placements joined by ;>
+hand=<tiles joined by ,>`` (``-`` for none), e.g. ``board=1@0,0r0;2@1,0r4 hand=3``."""
 
 from __future__ import annotations
 
 from ...core import NotationError
-from .board import ALL_NUMBERS, DEAL, ORDER, ORIENTED, PLAY
+from .board import ALL_NUMBERS, DEAL, FLOWER_CELLS, ORDER, ORIENTED, PLAY, TILES, mismatch
 from .notation import read_placement
 from .rules import TantrixGame, TantrixState
+from .solitaire import SolitaireGame, SolitaireState
 
 _KEYS = ("players", "phase", "turn", "draw", "order", "board", "hands", "bag")
 
@@ -26,8 +30,21 @@ def _numbers(text: str) -> list[int]:
     return [] if text == "-" else [int(x) for x in text.split(",") if x]
 
 
-def write_position(state: TantrixState) -> str:
-    board = ";".join(f"{t}@{q},{r}r{k}" for (q, r), (t, k) in sorted(state.board.items())) or "-"
+def _board_text(board) -> str:
+    return ";".join(f"{t}@{q},{r}r{k}" for (q, r), (t, k) in sorted(board.items())) or "-"
+
+
+def _check_matching(edges, where: str) -> None:
+    pair = mismatch(edges)
+    if pair is not None:
+        (q, r), (q2, r2) = pair
+        raise NotationError(f"{where}the tiles at {q},{r} and {q2},{r2} do not match")
+
+
+def write_position(state: TantrixState | SolitaireState) -> str:
+    if isinstance(state, SolitaireState):
+        return f"board={_board_text(state.board)} hand={','.join(map(str, state.hand)) or '-'}"
+    board = _board_text(state.board)
     hands = "|".join(",".join(map(str, sorted(h))) or "-" for h in state.hands)
     used = {t for t, _ in state.board.values()}
     used.update(t for h in state.hands for t in h)
@@ -54,7 +71,10 @@ def write_position(state: TantrixState) -> str:
     return " ".join(fields)
 
 
-def read_position(game: TantrixGame, text: str) -> TantrixState:
+def read_position(game: TantrixGame | SolitaireGame, text: str) -> TantrixState | SolitaireState:
+    """The state ``text`` describes; NotationError (nothing set up) if it is malformed."""
+    if isinstance(game, SolitaireGame):
+        return _read_solitaire(game, text)
     fields: dict[str, str] = {}
     for token in str(text).split():
         key, sep, value = token.partition("=")
@@ -117,11 +137,7 @@ def read_position(game: TantrixGame, text: str) -> TantrixState:
         raise NotationError(f"order: expected the {players} start-order draws")
     for cell, (tile, rot) in board.items():
         state._place(tile, cell, rot)
-    for (q, r), e in state.edges.items():
-        for d, (dq, dr) in enumerate(((1, -1), (1, 0), (0, 1))):
-            other = state.edges.get((q + dq, r + dr))
-            if other is not None and other[d + 3] != e[d]:
-                raise NotationError(f"board: the tiles at {q},{r} and {q + dq},{r + dr} do not match")
+    _check_matching(state.edges, "board: ")
     state.hands = [sorted(h) for h in hands]
     state.bag = bag
     state.order_draws = order
@@ -141,4 +157,40 @@ def read_position(game: TantrixGame, text: str) -> TantrixState:
         if phase == PLAY and not bag:
             raise NotationError("draw=yes with an empty bag")
         state.to_move, state._moves = -1, state._draws()
+    return state
+
+
+def _read_solitaire(game: SolitaireGame, text: str) -> SolitaireState:
+    fields = {}
+    for token in str(text).split():
+        key, sep, value = token.partition("=")
+        if not sep or key not in ("board", "hand") or key in fields:
+            raise NotationError(f"bad field {token!r}: a solitaire position has board=... hand=...")
+        fields[key] = value
+    state = SolitaireState(game)
+    try:
+        hand = [] if fields.get("hand", "-") == "-" else [int(x) for x in fields["hand"].split(",")]
+    except ValueError as exc:
+        raise NotationError(f"malformed hand: {exc}") from exc
+    board = {}
+    for item in fields.get("board", "-").split(";"):
+        if item and item != "-":
+            tile, cell, rot, _ = read_placement(item)
+            if cell in board:
+                raise NotationError(f"two tiles on {cell[0]},{cell[1]}")
+            board[cell] = (tile, rot)
+    tiles = hand + [t for t, _ in board.values()]
+    if len(set(tiles)) != len(tiles) or any(t not in TILES for t in tiles):
+        raise NotationError("each tile (1-56) at most once")
+    allowed = set(range(1, game.options["n"] + 1)) if not state.flower else set(ALL_NUMBERS)
+    if not set(tiles) <= allowed or (not state.flower and len(tiles) != game.options["n"]):
+        raise NotationError(f"the Discovery puzzle uses exactly the tiles 1..{game.options['n']}")
+    if state.flower and (len(tiles) > 7 or any(c not in FLOWER_CELLS for c in board)):
+        raise NotationError("the Flower puzzle has 7 tiles on the centre and the six cells around it")
+    state.hand, state.board, state.edges, state.counts = sorted(hand), {}, {}, {}
+    state.bag = set(ALL_NUMBERS) - set(tiles) if state.flower else set()
+    for cell, (tile, rot) in board.items():
+        state._place(tile, cell, rot)
+    _check_matching(state.edges, "")
+    state._settle()
     return state

@@ -236,3 +236,25 @@ def svg(state) -> str:
     if not state.board:
         spaces = {(0, 0): 0}
     return board_svg(state.board, spaces, hands, title)
+
+
+def solitaire_text(state) -> str:
+    lines = [state.game.title]
+    if state.outcome is not None:
+        lines.append(f"Over: {state.outcome.reason}")
+    elif state.to_move == CHANCE:
+        lines.append(f"Drawing tiles ({len(state.hand)} of 7)")
+    lines.append("Hand: " + (" ".join(map(str, state.hand)) or "(empty)"))
+    lines += hex_map(state.board, state._spaces(), forced_at=7)
+    return "\n".join(lines)
+
+
+def solitaire_svg(state) -> str:
+    status = state.outcome.reason if state.outcome else "place a tile"
+    return board_svg(
+        state.board,
+        state._spaces(),
+        [("hand", list(state.hand), state.to_move == 0)],
+        f"{state.game.title}: {status}",
+        forced_at=7,
+    )

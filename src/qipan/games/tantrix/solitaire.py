@@ -16,11 +16,19 @@ from __future__ import annotations
 import random
 from bisect import insort
 
-from ...core import CHANCE, Game, IllegalMove, Move, NotationError, Outcome, QipanError, State
-from .board import ALL_NUMBERS, COLOUR_NAMES, ORIENTED, TILES, Cell, Layout, fitting, neighbours, side_pattern
-from .notation import draw_move, explain_illegal, parse_move, placement_move, read_placement
-from .render import board_svg, hex_map
-from .solver import FLOWER_CELLS, discovery_colour, discovery_solutions, is_discovery_solution
+from ...core import CHANCE, Game, IllegalMove, Move, Outcome, QipanError, State
+from .board import (
+    ALL_NUMBERS,
+    COLOUR_NAMES,
+    FLOWER_CELLS,
+    TILES,
+    Cell,
+    Layout,
+    fitting,
+    side_pattern,
+)
+from .notation import draw_move, explain_illegal, parse_move, placement_move
+from .solver import discovery_colour, discovery_solutions, is_discovery_solution
 
 
 class SolitaireGame(Game):
@@ -54,7 +62,9 @@ class SolitaireGame(Game):
         return parse_move(text, state)
 
     def position(self, text: str) -> SolitaireState:
-        return read_solitaire_position(self, text)
+        from .position import read_position
+
+        return read_position(self, text)
 
 
 class SolitaireState(Layout, State):
@@ -164,76 +174,22 @@ class SolitaireState(Layout, State):
         new.hand, new.bag = list(self.hand), set(self.bag)
 
     def _spaces(self) -> dict[Cell, int]:
+        """The empty cells a tile may go to, for the pictures."""
         if self.flower:
             return {c: 0 for c in FLOWER_CELLS if c not in self.edges}
         return dict(self.counts) if self.edges else {(0, 0): 0}
 
     def text(self) -> str:
-        lines = [self.game.title]
-        if self.outcome is not None:
-            lines.append(f"Over: {self.outcome.reason}")
-        elif self.to_move == CHANCE:
-            lines.append(f"Drawing tiles ({len(self.hand)} of 7)")
-        lines.append("Hand: " + (" ".join(map(str, self.hand)) or "(empty)"))
-        lines += hex_map(self.board, self._spaces(), forced_at=7)
-        return "\n".join(lines)
+        from .render import solitaire_text
+
+        return solitaire_text(self)
 
     def svg(self) -> str:
-        status = self.outcome.reason if self.outcome else "place a tile"
-        return board_svg(
-            self.board,
-            self._spaces(),
-            [("hand", list(self.hand), self.to_move == 0)],
-            f"{self.game.title}: {status}",
-            forced_at=7,
-        )
+        from .render import solitaire_svg
+
+        return solitaire_svg(self)
 
     def position(self) -> str:
-        board = ";".join(f"{t}@{q},{r}r{k}" for (q, r), (t, k) in sorted(self.board.items())) or "-"
-        return f"board={board} hand={','.join(map(str, self.hand)) or '-'}"
+        from .position import write_position
 
-
-def read_solitaire_position(game: SolitaireGame, text: str) -> SolitaireState:
-    """``board=<placements joined by ;> hand=<tiles joined by ,>`` (``-`` for none)."""
-    fields = {}
-    for token in str(text).split():
-        key, sep, value = token.partition("=")
-        if not sep or key not in ("board", "hand") or key in fields:
-            raise NotationError(f"bad field {token!r}: a solitaire position has board=... hand=...")
-        fields[key] = value
-    state = SolitaireState(game)
-    try:
-        hand = [] if fields.get("hand", "-") == "-" else [int(x) for x in fields["hand"].split(",")]
-    except ValueError as exc:
-        raise NotationError(f"malformed hand: {exc}") from exc
-    board = {}
-    for item in fields.get("board", "-").split(";"):
-        if item and item != "-":
-            tile, cell, rot, _ = read_placement(item)
-            if cell in board:
-                raise NotationError(f"two tiles on {cell[0]},{cell[1]}")
-            board[cell] = (tile, rot)
-    tiles = hand + [t for t, _ in board.values()]
-    if len(set(tiles)) != len(tiles) or any(t not in TILES for t in tiles):
-        raise NotationError("each tile (1-56) at most once")
-    allowed = set(range(1, game.options["n"] + 1)) if not state.flower else set(ALL_NUMBERS)
-    if not set(tiles) <= allowed or (not state.flower and len(tiles) != game.options["n"]):
-        raise NotationError(f"the Discovery puzzle uses exactly the tiles 1..{game.options['n']}")
-    if state.flower and (len(tiles) > 7 or any(c not in FLOWER_CELLS for c in board)):
-        raise NotationError("the Flower puzzle has 7 tiles on the centre and the six cells around it")
-    state.hand, state.board, state.edges, state.counts = sorted(hand), {}, {}, {}
-    state.bag = set(ALL_NUMBERS) - set(tiles) if state.flower else set()
-    for cell, (tile, rot) in board.items():
-        state.board[cell] = (tile, rot)
-        state.edges[cell] = ORIENTED[tile][rot]
-    for cell in state.edges:
-        for nb in neighbours(cell):
-            if nb not in state.edges:
-                state.counts[nb] = state.counts.get(nb, 0) + 1
-    for cell, e in state.edges.items():
-        for d, nb in enumerate(neighbours(cell)):
-            other = state.edges.get(nb)
-            if other is not None and other[(d + 3) % 6] != e[d]:
-                raise NotationError(f"the tiles at {cell[0]},{cell[1]} and {nb[0]},{nb[1]} do not match")
-    state._settle()
-    return state
+        return write_position(self)

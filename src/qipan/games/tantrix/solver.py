@@ -11,7 +11,18 @@ rotation by fixing the centre tile's rotation."""
 
 from __future__ import annotations
 
-from .board import DIRECTIONS, ORIENTED, TILES, Cell, distance, fitting, neighbours, side_pattern, tracks
+from .board import (
+    DIRECTIONS,
+    ORIENTED,
+    TILES,
+    Cell,
+    distance,
+    fitting,
+    mismatch,
+    neighbours,
+    side_pattern,
+    tracks,
+)
 
 Placement = tuple[Cell, int, int]  # (cell, tile, rotation)
 
@@ -59,11 +70,8 @@ def has_hole(cells) -> bool:
 def is_discovery_solution(board: dict[Cell, tuple[int, int]], colour: str) -> bool:
     """One loop of ``colour`` through every tile, all edges matching, no hole."""
     edges = {cell: ORIENTED[t][k] for cell, (t, k) in board.items()}
-    for (q, r), e in edges.items():
-        for d, (dq, dr) in enumerate(DIRECTIONS):
-            other = edges.get((q + dq, r + dr))
-            if other is not None and other[(d + 3) % 6] != e[d]:
-                return False
+    if mismatch(edges) is not None:
+        return False
     found = tracks(edges, colour)
     return len(found) == 1 and found[0][1] and len(found[0][0]) == len(board) and not has_hole(board)
 
@@ -116,9 +124,6 @@ def discovery_solutions(n: int, colour: str | None = None, tiles: list[int] | No
 
 def count_discovery(n: int, colour: str | None = None) -> int:
     return sum(1 for _ in discovery_solutions(n, colour))
-
-
-FLOWER_CELLS: tuple[Cell, ...] = ((0, 0),) + tuple(DIRECTIONS)
 
 
 def flower_solutions(tiles: list[int]):
