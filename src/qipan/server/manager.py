@@ -135,10 +135,10 @@ class Manager:
                 return session
             if stored is None:
                 raise ApiError(404, f"there is no game {game_id!r}")
-            try:
-                session = Session.restore(stored)
             for seat in stored.seats:  # stored by a server that did not check names
                 seat["name"] = scrub(seat.get("name"))
+            try:
+                session = Session.restore(stored)
             except QipanError as exc:  # e.g. its game is no longer installed
                 raise ApiError(500, f"game {game_id} cannot be replayed: {exc}") from exc
             self.sessions[game_id] = session
