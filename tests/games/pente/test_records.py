@@ -9,7 +9,7 @@ import pytest
 
 import qipan
 from qipan.core import RecordError
-from qipan.games.pente.records import read_pente_org, sniff_pente_org, write_pente_org
+from qipan.games.pente.records import read, sniff, write
 from qipan.records import Record, read_records, read_records_text
 
 DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "pente"
@@ -89,8 +89,8 @@ def test_every_rated_game_obeys_the_tournament_rule():
 
 
 def test_write_and_read_back():
-    text = write_pente_org(RECORDS)
-    again = read_pente_org(text)
+    text = write(RECORDS)
+    again = read(text)
     assert [r.moves for r in again] == [r.moves for r in RECORDS]
     assert [r.names for r in again] == [r.names for r in RECORDS]
     assert [r.result.winners for r in again] == [r.result.winners for r in RECORDS]
@@ -106,7 +106,7 @@ def test_a_played_game_round_trips_with_its_options():
     s = game.new()
     s.play_many(["K10", "L10", "M10", "N11", "N10"])
     record = Record.from_state(s, names=["a", "b"])
-    text = write_pente_org([record])
+    text = write([record])
     assert '[Qipan Options "{\\"exact_five\\": true}"]' in text
     assert '[Rated "N"]' in text and text.rstrip().endswith("*")
     (back,) = read_records_text(text)
@@ -116,15 +116,15 @@ def test_a_played_game_round_trips_with_its_options():
 
 def test_resignation_round_trip():
     record = BY_ENTRY["34/50000000000466"]
-    (back,) = read_pente_org(write_pente_org([record]))
+    (back,) = read(write([record]))
     assert back.result.winners == (1,) and back.result.reason == "resignation or time"
     assert back.replay().outcome is None
 
 
 def test_sniff():
-    assert sniff_pente_org(SAMPLE.read_text())
+    assert sniff(SAMPLE.read_text())
     own = Record("pente", {}, 2, [], ["K10"]).to_pgn()
-    assert not sniff_pente_org(own)
+    assert not sniff(own)
     assert read_records_text(own)[0].moves == ["K10"]
 
 
@@ -141,11 +141,11 @@ def test_sniff():
 )
 def test_malformed_records(text, message):
     with pytest.raises(RecordError, match=message):
-        read_pente_org(text)
+        read(text)
 
 
 def test_illegal_record_names_the_ply():
-    (record,) = read_pente_org('[Game "Pente"]\n\n1. K10 L10 2. L10 *\n')
+    (record,) = read('[Game "Pente"]\n\n1. K10 L10 2. L10 *\n')
     with pytest.raises(RecordError) as info:
         record.replay()
     assert info.value.ply == 3 and "occupied" in str(info.value)
@@ -155,7 +155,7 @@ def test_four_player_records_are_not_pente_org():
     s = qipan.load("pente-team").new()
     s.play("K10")
     with pytest.raises(RecordError):
-        write_pente_org([Record.from_state(s)])
+        write([Record.from_state(s)])
 
 
 def test_qipan_json_record_round_trip():

@@ -2,8 +2,9 @@
 record format; scoring matches (``qipan.games.pente.match``); the ``pente`` agent."""
 
 from ...agents.base import AgentSpec, register_agent
+from ...core.formats import register_format
 from ...core.registry import GameSpec, Option, register
-from ...records import RecordFormat, register_format
+from .records import FORMAT
 from .rules import PenteGame, PenteState
 
 OPTIONS = (
@@ -56,19 +57,13 @@ register(
 )
 
 
-def _register_format() -> None:
-    from .records import read_pente_org, sniff_pente_org, write_pente_org
-
-    register_format(RecordFormat("pente.org", sniff_pente_org, read_pente_org, write_pente_org, (".pgn",)))
-
-
 def _make_agent(**limits):
     from .agent import PenteAgent
 
     return PenteAgent(**limits)
 
 
-_register_format()
+register_format(FORMAT)
 register_agent(
     AgentSpec(
         "pente",

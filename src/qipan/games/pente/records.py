@@ -6,7 +6,8 @@ is rated (pente.org plays every rated game under it). Its result is the rules' o
 when the replay ends the game the same way; a game the rules do not end (resignation or
 time, about 10% of the corpus) keeps the recorded result as a meta result. A record the
 rules contradict keeps the recorded result too, so ``Record.replay`` reports the bad ply.
-Options pente.org cannot express are kept in a ``[Qipan Options "{json}"]`` tag."""
+Options pente.org cannot express are kept in a ``[Qipan Options "{json}"]`` tag.
+Registered as the record format ``pente.org`` (``FORMAT``)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import json
 import re
 
 from ...core.errors import QipanError, RecordError
+from ...core.formats import RecordFormat
 from ...core.outcome import Outcome
 from ...core.records import Record, escape_tag, wrap_movetext
 
@@ -44,7 +46,7 @@ TAG_ORDER = (
 )
 
 
-def sniff_pente_org(text: str) -> bool:
+def sniff(text: str) -> bool:
     """A ``[Game "...Pente..."]`` tag and none of qipan's own ``[Players ...]`` tag."""
     return bool(_GAME_TAG.search(text)) and not re.search(r'^\s*\[Players\s+"', text, re.MULTILINE)
 
@@ -73,7 +75,7 @@ def _winners(result: str) -> tuple[int, ...] | None:
     return {"1-0": (0,), "0-1": (1,), "1/2-1/2": ()}.get(result)
 
 
-def read_pente_org(text: str) -> list[Record]:
+def read(text: str) -> list[Record]:
     """Every game in a pente.org file as a Record. Raises RecordError if malformed."""
     records = []
     for number, (tag_lines, body) in enumerate(_split_games(text), start=1):
@@ -165,7 +167,7 @@ def _replay_quietly(record: Record):
     return state
 
 
-def write_pente_org(records: list[Record]) -> str:
+def write(records: list[Record]) -> str:
     """Records of 2-player Pente games in pente.org's format, one after another."""
     return "\n".join(_write_game(r) for r in records)
 
@@ -212,3 +214,6 @@ def _write_game(record: Record) -> str:
         tokens.append(move)
     tokens.append(result)
     return "\n".join(lines) + "\n\n" + wrap_movetext(tokens, 80) + "\n"
+
+
+FORMAT = RecordFormat("pente.org", sniff, read, write, (".pgn",))
