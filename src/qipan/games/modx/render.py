@@ -33,7 +33,7 @@ def turn_line(state: ModXState) -> str:
     return f"{who} to place an X (target {state.target})"
 
 
-def text_board(state: ModXState) -> str:
+def text(state: ModXState) -> str:
     """One column per file; a cell is ``.`` or markers bottom→top (lower case) then the
     top piece (``R``/``B``/``Y``/``O`` X piece, ``J`` joker)."""
     cells = [cell_text(state, s) for s in range(SIZE * SIZE)]
@@ -62,7 +62,7 @@ def _x_shape(cx: float, cy: float, r: float, colour: str, stroke: str, opacity: 
     )
 
 
-def svg_board(state: ModXState) -> str:
+def svg(state: ModXState) -> str:
     size = SIZE * CELL + 2 * MARGIN
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size + 28}" '

@@ -351,14 +351,14 @@ class ModXState(State):
             setattr(new, name, list(getattr(self, name)))
 
     def text(self) -> str:
-        from .render import text_board
+        from .render import text
 
-        return text_board(self)
+        return text(self)
 
     def svg(self) -> str:
-        from .render import svg_board
+        from .render import svg
 
-        return svg_board(self)
+        return svg(self)
 
     def position(self) -> str:
         from .position import write_position
