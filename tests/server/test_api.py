@@ -204,26 +204,35 @@ def test_join_by_invite_and_from_the_lobby(client):
     r = client.post(f"/api/games/{gid}/move", json={"move": "a1", "ply": 0}, headers=bearer(tokens[0]))
     assert r.status_code == 409 and "not started" in r.json()["error"]
     assert [g["id"] for g in client.get("/api/games?status=open").json()["games"]] == [gid]
-    # Joining from the lobby (no token) claims the free seat and hands out its token.
+    # Joining from the lobby (no token) claims the free seat and hands out a fresh token.
+    assert tokens[1] is None  # a free seat's token is not handed out at creation
     r = client.post(f"/api/games/{gid}/join", json={"name": "Bob"})
-    assert r.status_code == 200 and r.json() == {"seat": 1, "token": tokens[1]}
+    assert r.status_code == 200 and r.json()["seat"] == 1
+    bob = r.json()["token"]
     s = state(client, gid)
     assert s["status"] == "active" and s["seats"][1]["name"] == "Bob"
     assert client.post(f"/api/games/{gid}/join", json={}).status_code == 409
-    # The invite token joins again idempotently.
-    assert client.post(f"/api/games/{gid}/join", json={}, headers=bearer(tokens[1])).json()["seat"] == 1
+    # The seat's token joins again idempotently.
+    assert client.post(f"/api/games/{gid}/join", json={}, headers=bearer(bob)).json() == {
+        "seat": 1,
+        "token": bob,
+    }
     assert client.get("/api/games?status=open").json()["games"] == []
 
 
 def test_private_games_need_the_invite_and_bad_seats_are_refused(client):
-    gid, tokens = create(client, [{"kind": "human", "join": True}, {"kind": "human"}], public=False)
+    r = client.post(
+        "/api/games",
+        json={"game": "toy-ttt", "seats": [{"kind": "human", "join": True}, {}], "public": False},
+    )
+    gid, invite = r.json()["id"], r.json()["seats"][1]["invite"].partition("invite=")[2]
     assert client.get("/api/games?status=open").json()["games"] == []
     assert client.post(f"/api/games/{gid}/join", json={}).status_code == 403
     gid2, _ = create(client, [{"kind": "human", "join": True}, {"kind": "human"}])
     assert client.post(f"/api/games/{gid2}/join", json={"seat": 0}).status_code == 409
     assert client.post(f"/api/games/{gid2}/join", json={"seat": 7}).status_code == 400
     assert client.post(f"/api/games/{gid2}/join", content=b"{bad").status_code == 400
-    r = client.post(f"/api/games/{gid}/join", json={"name": "Cy"}, headers=bearer(tokens[1]))
+    r = client.post(f"/api/games/{gid}/join", json={"name": "Cy", "invite": invite})
     assert r.status_code == 200 and state(client, gid)["status"] == "active"
 
 

@@ -126,9 +126,9 @@ def live_server(tmp_path):
     import threading
 
     import uvicorn
-    from qipan.server.limits import Limits
 
     from qipan.server import create_app
+    from qipan.server.limits import Limits
 
     app = create_app(f"sqlite:///{tmp_path / 'live.sqlite3'}", limits=Limits(body_timeout=0.5))
     config = uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning", lifespan="on")
@@ -191,3 +191,60 @@ def test_a_body_that_stops_arriving_times_out(live_server):
     # And the server still serves everyone else.
     reply = raw_request(live_server, b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n")
     assert status_of(reply) == 200
+
+
+# -- 6. invite links are used once; names are final when the game ends -------------------
+def invite_game(client, **body):
+    r = client.post(
+        "/api/games",
+        json={"game": "toy-ttt", "seats": [{"kind": "human", "name": "Ann", "join": True}, {"kind": "human"}]}
+        | body,
+    )
+    assert r.status_code == 201
+    created = r.json()
+    ann, free = created["seats"]
+    return created["id"], ann["token"], free
+
+
+def test_an_invite_link_is_no_seat_token_and_works_once(client):
+    gid, ann, free = invite_game(client)
+    assert free["token"] is None and "token=" not in free["invite"]
+    code = free["invite"].partition("invite=")[2]
+    # The invite itself does not act for the seat.
+    r = client.post(f"/api/games/{gid}/move", json={"move": "a1", "ply": 0}, headers=bearer(code))
+    assert r.status_code == 401
+    r = client.post(f"/api/games/{gid}/join", json={"invite": code, "name": "Bob"})
+    assert r.status_code == 200 and r.json()["seat"] == 1
+    bob = r.json()["token"]
+    assert bob not in (code, ann)
+    # Used: the link now says the seat is taken, and hands out nothing.
+    r = client.post(f"/api/games/{gid}/join", json={"invite": code, "name": "Mallory"})
+    assert r.status_code == 409 and "taken" in r.json()["error"] and "token" not in r.json()
+    seats = client.get(f"/api/games/{gid}").json()["seats"]
+    assert seats[1]["name"] == "Bob"
+    client.post(f"/api/games/{gid}/move", json={"move": "a1", "ply": 0}, headers=bearer(ann))
+    r = client.post(f"/api/games/{gid}/move", json={"move": "b2", "ply": 1}, headers=bearer(bob))
+    assert r.status_code == 200
+    r = client.post(f"/api/games/{gid}/join", json={"invite": "not-an-invite"})
+    assert r.status_code == 401
+
+
+def test_claiming_a_public_seat_gives_a_fresh_token_and_ends_the_invite(client):
+    gid, ann, free = invite_game(client)
+    code = free["invite"].partition("invite=")[2]
+    r = client.post(f"/api/games/{gid}/join", json={"name": "Cy"})
+    assert r.status_code == 200 and r.json()["seat"] == 1
+    cy = r.json()["token"]
+    assert cy not in (code, ann)
+    r = client.post(f"/api/games/{gid}/join", json={"invite": code})
+    assert r.status_code == 409 and "taken" in r.json()["error"]
+
+
+def test_seat_names_are_final_when_the_game_ends(client):
+    gid, ann, free = invite_game(client)
+    code = free["invite"].partition("invite=")[2]
+    bob = client.post(f"/api/games/{gid}/join", json={"invite": code, "name": "Bob"}).json()["token"]
+    client.post(f"/api/games/{gid}/resign", headers=bearer(ann))
+    r = client.post(f"/api/games/{gid}/join", json={"name": "Winner of all"}, headers=bearer(bob))
+    assert r.status_code == 409 and "over" in r.json()["error"]
+    assert [s["name"] for s in client.get(f"/api/games/{gid}").json()["seats"]] == ["Ann", "Bob"]

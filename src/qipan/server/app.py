@@ -83,7 +83,8 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits |
         data = await _body(request)
         session, tickets = await manager(request).create(data)
         for t in tickets:
-            t["invite"] = f"/g/{session.id}#seat={t['seat']}&token={t['token']}"
+            if "invite" in t:  # a free seat's one-time link (the fragment never reaches a log)
+                t["invite"] = f"/g/{session.id}#seat={t['seat']}&invite={t['invite']}"
         return {"id": session.id, "seats": tickets, "state": session.describe()}
 
     @app.get("/api/games")
@@ -105,7 +106,9 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits |
     @app.post("/api/games/{game_id}/join")
     async def join(request: Request, game_id: str) -> dict:
         data = await _body(request, allow_empty=True)
-        return await manager(request).join(game_id, _token(request), data.get("seat"), data.get("name"))
+        return await manager(request).join(
+            game_id, _token(request), data.get("seat"), data.get("name"), data.get("invite")
+        )
 
     @app.post("/api/games/{game_id}/move")
     async def move(request: Request, game_id: str) -> dict:

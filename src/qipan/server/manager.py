@@ -251,7 +251,9 @@ class Manager:
         self.sessions[stored.id] = session
         self._notify(session, now)
         tickets = [
-            {"seat": i, "token": s["token"], "joined": s["joined"]}
+            # A seat taken at creation gets its token; a free seat only its one-time invite.
+            {"seat": i, "token": s["token"] if s["joined"] else None, "joined": s["joined"]}
+            | ({"invite": s["invite"]} if "invite" in s else {})
             for i, s in enumerate(seats)
             if s["kind"] == "human"
         ]
@@ -270,9 +272,11 @@ class Manager:
             kind = s.get("kind", "human")
             name = _name(s.get("name"))
             if kind == "human":
-                seats.append(
-                    {"kind": "human", "name": name, "token": new_token(), "joined": bool(s.get("join"))}
-                )
+                seat = {"kind": "human", "name": name, "token": new_token(), "joined": bool(s.get("join"))}
+                if not seat["joined"]:
+                    # The invite is not the seat's token: whoever uses it gets a fresh one.
+                    seat["invite"] = new_token()
+                seats.append(seat)
             elif kind == "bot":
                 agent = s.get("agent", "random")
                 if agent not in known:
@@ -293,15 +297,26 @@ class Manager:
                 raise ApiError(400, f"seat {i + 1}: kind must be 'human' or 'bot', not {kind!r}")
         return seats
 
-    async def join(self, game_id: str, token: str | None, seat: Any, name: Any) -> dict:
+    async def join(self, game_id: str, token: str | None, seat: Any, name: Any, invite: Any = None) -> dict:
         session = await self._load(game_id)
         name = _name(name)
+        if invite is not None and (not isinstance(invite, str) or not invite):
+            raise ApiError(400, "invite must be the code from an invite link")
         async with self._changing(session):
-            return await self._join(session, token, seat, name)
+            return await self._join(session, token, seat, name, invite)
 
-    async def _join(self, session: Session, token: str | None, seat: Any, name: str | None) -> dict:
+    async def _join(
+        self, session: Session, token: str | None, seat: Any, name: str | None, invite: str | None = None
+    ) -> dict:
         if token:
             index = session.require_seat(token)
+            if session.status == "over" and name and name != session.seats[index].get("name"):
+                raise ApiError(409, "the game is over: its seat names are final")
+            return await self._take_seat(session, index, name)
+        if invite is not None:
+            index = session.seat_of_invite(invite)
+            if session.seats[index]["joined"]:
+                raise ApiError(409, f"seat {index + 1} is taken: this invite link was used already")
         else:
             if session.status != "open":
                 raise ApiError(409, "this game has no free seat")
@@ -321,6 +336,12 @@ class Manager:
             if not free:
                 raise ApiError(409, "this game has no free seat")
             index = free[0]
+        # A fresh token for the person taking the seat: nobody else (not even whoever holds
+        # the invite link) knows it.
+        session.seats[index]["token"] = new_token()
+        return await self._take_seat(session, index, name)
+
+    async def _take_seat(self, session: Session, index: int, name: str | None) -> dict:
         entry = session.seats[index]
         entry["joined"] = True
         if name:

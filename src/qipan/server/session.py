@@ -128,6 +128,13 @@ class Session:
                 return i
         raise ApiError(401, "this token is not a seat of this game")
 
+    def seat_of_invite(self, code: str) -> int:
+        """The seat an invite link's code was made for (used or not)."""
+        for i, seat in enumerate(self.seats):
+            if seat.get("invite") and hmac.compare_digest(seat["invite"], code):
+                return i
+        raise ApiError(401, "this invite link is not for this game")
+
     def require_seat(self, token: str | None) -> int:
         seat = self.seat_of(token)
         if seat is None:

@@ -30,13 +30,16 @@ function tokenToMove() {
 }
 
 async function claimInvite() {
-  // An invite link carries #seat=N&token=T: remember it, join, and hide it from the address bar.
+  // An invite link carries #seat=N&invite=CODE (once: the server answers with this seat's
+  // own fresh token); hide it from the address bar. Older links carried the seat's token.
   const params = new URLSearchParams(location.hash.slice(1));
+  const invite = params.get("invite");
   const token = params.get("token");
-  if (!token) return;
+  if (!invite && !token) return;
   history.replaceState(null, "", location.pathname);
   try {
-    const joined = await api("POST", `/api/games/${gameId}/join`, { name: myName() || null }, token);
+    const body = { name: myName() || null, ...(invite ? { invite } : {}) };
+    const joined = await api("POST", `/api/games/${gameId}/join`, body, invite ? undefined : token);
     rememberSeat(gameId, joined.seat, joined.token);
   } catch (err) {
     showError(err.message);
