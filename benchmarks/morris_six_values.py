@@ -2,7 +2,10 @@
 of every 3-vs-3 moving-phase board (both sides to move, repetition = draw, no n-move rule),
 with the engine's own move generation, compared with ``six_mens_morris_values.json``.
 
-    .venv/bin/python benchmarks/morris_six_values.py [--flying]
+    .venv/bin/python benchmarks/morris_six_values.py [--flying] [--data DIR]
+
+The data folder is ``--data``, else ``$QIPAN_SHARED_DATA``, else ``shared/data`` beside the
+checkout (as the tests find it).
 
 A capture in the 3-3 subspace leaves the opponent 2 stones (a win), and a blocked side to move
 loses, so the subspace is closed and can be solved on its own."""
@@ -11,27 +14,32 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from pathlib import Path
 
 import qipan
 from qipan.games.morris.solver import three_vs_three_counts
 
-DATA = Path("/work/shared/data/morris/six_mens_morris_values.json")
+DEFAULT_DATA = os.environ.get("QIPAN_SHARED_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--flying", action="store_true", help="the flying ruleset (slower)")
+    parser.add_argument("--data", type=Path, default=Path(DEFAULT_DATA), help="the shared data folder")
     args = parser.parse_args()
+    data = args.data / "morris" / "six_mens_morris_values.json"
+    if not data.is_file():
+        parser.error(f"{data} not found: pass --data DIR or set QIPAN_SHARED_DATA")
     key = "moving_phase_counts_flying_protected" if args.flying else "moving_phase_counts_no_flying_protected"
-    expected = json.loads(DATA.read_text())[key]["table"]["3-3"]["white_to_move"]
-    start = time.perf_counter()
+    expected = json.loads(data.read_text())[key]["table"]["3-3"]["white_to_move"]
+    start = time.process_time()
     game = qipan.load("six-mens-morris", flying=3 if args.flying else None, repetition_count=None, n_move=0)
     got = three_vs_three_counts(game)
     print(f"6MM 3-3, {'flying' if args.flying else 'no flying'}, White to move: {got}")
-    print(f"expected ({DATA.name}): {expected}")
-    print(f"{'MATCH' if got == expected else 'MISMATCH'} in {time.perf_counter() - start:.1f} s")
+    print(f"expected ({data.name}): {expected}")
+    print(f"{'MATCH' if got == expected else 'MISMATCH'} in {time.process_time() - start:.1f} s CPU")
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ def test_the_solver_plays_exactly_the_games_that_declare_it(preset):
     spec = agent_spec("morris-solver")
     three = game.rules.board == "three"
     assert spec.plays(game, 2) is three
-    assert game.solved_by == (("morris-solver",) if three else ())
+    assert ("morris-solver" in game.solved_by) is three
     assert game.capabilities()["solved_by"] == list(game.solved_by)
 
 

@@ -4,14 +4,16 @@ the JSON/PGN record round trip, and the traditional move list (Malom / WMD)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 import qipan
-from qipan.records import Record
+from qipan.games.morris import records as movelist
+from qipan.records import Record, read_records_text
 
-DATA = Path("/work/shared/data/morris")
+from ...data import SHARED_DATA
+
+DATA = SHARED_DATA / "morris"
 GAMES = {g["id"]: g for g in json.loads((DATA / "morris_reference_games.json").read_text())}
 
 
@@ -82,8 +84,6 @@ def test_record_round_trip_and_bad_record():
 
 
 # -- the traditional move list (Malom / WMD) ----------------------------------------------------
-from qipan.games.morris import records as movelist  # noqa: E402
-from qipan.records import read_records_text  # noqa: E402
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

@@ -4,14 +4,15 @@ and the capabilities the Game declares."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 import qipan
 from qipan.core.perft import perft
 
-DATA = Path("/work/shared/data/morris")
+from ...data import SHARED_DATA
+
+DATA = SHARED_DATA / "morris"
 PERFT = json.loads((DATA / "morris_perft.json").read_text())["removal_folded_into_move"]
 
 

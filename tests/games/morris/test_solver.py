@@ -4,14 +4,15 @@ the project's solved tables, and the 6MM 3-vs-3 subspace against its solved tabl
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 import qipan
 from qipan.games.morris.solver import DRAW, LOSS, WIN, first_move_values, solve, three_vs_three_counts
 
-VALUES = json.loads(Path("/work/shared/data/morris/three_mens_morris_values.json").read_text())["results"]
+from ...data import SHARED_DATA
+
+VALUES = json.loads((SHARED_DATA / "morris" / "three_mens_morris_values.json").read_text())["results"]
 
 CASES = {
     "simple_4each_placement_only_no_diagonals": ("three-mens-morris", {}),
@@ -50,7 +51,7 @@ def test_six_mens_morris_three_vs_three_matches_the_solved_table():
     """The engine's 6MM move generation, mill protection and blocking rule reproduce the
     project's independently computed 3-vs-3 table (no-flying ruleset; the flying one is checked
     by ``benchmarks/morris_six_values.py --flying``)."""
-    data = json.loads(Path("/work/shared/data/morris/six_mens_morris_values.json").read_text())
+    data = json.loads((SHARED_DATA / "morris" / "six_mens_morris_values.json").read_text())
     expected = data["moving_phase_counts_no_flying_protected"]["table"]["3-3"]["white_to_move"]
     game = qipan.load("six-mens-morris", flying=None, repetition_count=None, n_move=0)
     assert three_vs_three_counts(game) == expected
