@@ -270,6 +270,7 @@ def test_weights_parse_changes_named_fields_and_rejects_unknown_ones():
     with pytest.raises(ValueError, match="weight top_tracks must be an integer, got '1.5'"):
         Weights.parse("top_tracks=1.5")
     assert TantrixAgent(weights="second=0.2").weights.second == 0.2
+    assert Weights.parse("join=0.5; top_tracks=4") == w
 
 
 def _faced_cells(state, colour):

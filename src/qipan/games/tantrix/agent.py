@@ -64,7 +64,7 @@ OPTIONS = (
         "weights",
         str,
         "",
-        "evaluation weights to change, e.g. live_end=0.5,second=0.4 (empty: the tuned defaults)",
+        "evaluation weights to change, e.g. live_end=0.5;second=0.4 (empty: the tuned defaults)",
     ),
     Option(
         "playouts",

@@ -74,10 +74,12 @@ class Weights:
 
     @classmethod
     def parse(cls, text: str) -> Weights:
-        """``"live_end=1,second=0.4"`` -> Weights with those fields changed."""
+        """``"live_end=1,second=0.4"`` -> Weights with those fields changed. Fields may be
+        separated by ``;`` too: an agent's parameters on a command line are separated by
+        commas (``tantrix:time=1,weights=live_end=1;second=0.4``)."""
         names = {f.name: f.type for f in fields(cls)}
         changes = {}
-        for item in filter(None, (s.strip() for s in text.split(","))):
+        for item in filter(None, (s.strip() for s in text.replace(";", ",").split(","))):
             name, _, value = item.partition("=")
             if name not in names:
                 raise OptionError(f"unknown weight {name!r}; known: {', '.join(names)}")
