@@ -139,6 +139,30 @@ class Site:
                 )
             ]
 
+    def _active_seats(self, account_id: int) -> list[tuple[str, int]]:
+        with self.manager.storage.engine.connect() as conn:
+            return [
+                (r.game_id, r.seat)
+                for r in conn.execute(
+                    sa.select(game_accounts.c.game_id, game_accounts.c.seat)
+                    .join(games_table, games_table.c.id == game_accounts.c.game_id)
+                    .where(game_accounts.c.account_id == account_id, games_table.c.status == "active")
+                )
+            ]
+
+    async def your_turn(self, account_id: int) -> list[str]:
+        """The account's games waiting for its move (for the header's marker): only active
+        games are looked at, and those are in memory already."""
+        out = []
+        for game_id, seat in await self.db(self._active_seats, account_id):
+            try:
+                session = await self.manager.get(game_id)
+            except ApiError:
+                continue
+            if session.status == "active" and session.state.to_move == seat and game_id not in out:
+                out.append(game_id)
+        return out
+
     async def games_of(self, account_id: int, limit: int = 50) -> list[dict]:
         """The account's games, newest first, with its seats, "your turn" and the terms."""
         pairs = await self.db(self._game_ids, account_id, limit * 4)

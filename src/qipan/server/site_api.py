@@ -153,12 +153,10 @@ def site_router() -> APIRouter:
         login = await current(request)
         if login is None:
             return {"account": None}
-        s = site(request)
-        games = await s.games_of(login.account.id, 50)
         return {
             "account": {"username": login.account.username},
             "csrf": login.csrf,
-            "your_turn": [g["id"] for g in games if g["your_turn"]],
+            "your_turn": await site(request).your_turn(login.account.id),
         }
 
     @router.post("/api/account/password")
