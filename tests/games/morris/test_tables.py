@@ -13,6 +13,7 @@ import pytest
 from tests.data import SHARED_DATA
 
 import qipan
+from qipan.agents import load as load_agent
 from qipan.core.errors import QipanError
 from qipan.games.morris.perfect import PerfectTables
 from qipan.games.morris.solver import solve as exhaustive_solve
@@ -163,3 +164,64 @@ def test_rules_outside_the_tables_are_refused_clearly(tmp_path):
     assert not endgame.covers(state)
     with pytest.raises(QipanError, match="over"):
         endgame.value(state)
+
+
+def _play(game, agents, state=None, max_plies=400):
+    state = state or game.new()
+    while state.outcome is None and state.ply < max_plies:
+        state.play(agents[state.to_move].choose(state))
+    return state
+
+
+@pytest.mark.parametrize("opponent", ["random", "alphabeta:depth=2", "mcts:iterations=200"])
+def test_the_perfect_agent_never_loses_a_drawn_six_mens_morris_position(six, opponent):
+    game = qipan.load("six-mens-morris")  # the game's own repetition and n-move rules end it
+    rng = random.Random(hash(opponent) % 1000)
+    for seed in range(2):
+        # From the start, and from a drawn position reached by a few random plies.
+        state = game.new()
+        for _ in range(rng.randrange(4, 12)):
+            state.play(rng.choice(state.legal_moves()))
+        if state.outcome is not None or six.value(state)[0] != "draw":
+            state = game.new()
+        name, _, params = opponent.partition(":")
+        extra = dict(p.split("=") for p in params.split(",")) if params else {}
+        for perfect_side in (0, 1):
+            agents = [None, None]
+            agents[perfect_side] = load_agent("morris-perfect", tables=str(six.directory), seed=seed)
+            agents[1 - perfect_side] = load_agent(name, seed=seed, **extra)
+            end = _play(game, agents, state.copy())
+            assert end.outcome is None or end.outcome.reward(perfect_side) >= 0.5, end.position()
+
+
+def test_the_perfect_agent_wins_a_won_position_as_fast_as_the_table_says(six):
+    """Against itself (slowest loss), the fastest win takes exactly the table's distance."""
+    rng = random.Random(3)
+    won = []
+    for segment in six.space.segments():
+        if segment.key[2] == 0 and segment.key[0] >= 4:
+            codes = six.db.values(segment.key)
+            for i in rng.sample(range(segment.size), 200):
+                kind, plies = decode(int(codes[i]))
+                if kind == "win" and 5 <= plies <= 15:
+                    won.append((segment.key, i, plies))
+    assert won
+    for key, i, plies in won[:6]:
+        state = six.space.state_at(key, i)
+        agents = [
+            load_agent("morris-perfect", tables=str(six.directory)),
+            load_agent("morris-perfect", tables=str(six.directory)),
+        ]
+        start_ply = state.ply
+        end = _play(six.game, agents, state)
+        assert end.outcome.winners == (0,) and end.ply - start_ply == plies, (key, i)
+
+
+def test_the_perfect_agent_wins_three_mens_morris_kurna_as_first_player(tmp_path):
+    game = qipan.load("three-mens-morris-kurna")
+    for seed in range(3):
+        agents = [
+            load_agent("morris-perfect", tables=str(tmp_path), seed=seed),
+            load_agent("random", seed=seed),
+        ]
+        assert _play(game, agents).outcome.winners == (0,)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import partial
 
 from ...core.formats import RecordFormat, register_format
-from ...core.registry import GameSpec, Option, register
+from ...core.registry import GameSpec, Option, register, register_command
+from ...solve.providers import register_tables
 from . import records as _records
 from .rules import MorrisGame, MorrisState
 from .variant import MorrisRules
@@ -194,4 +195,8 @@ register_format(
     )
 )
 
-from . import agent  # noqa: E402,F401  (registers the morris-solver agent)
+from . import agent  # noqa: E402,F401  (registers the morris-solver and morris-perfect agents)
+
+register_tables("morris", "qipan.games.morris.perfect:PerfectTables")
+register_command("qipan.games.morris.commands:solve", group="solve")
+register_command("qipan.solve.commands:probe")

@@ -1,11 +1,13 @@
-"""``morris-solver``: perfect play for the Three Men's Morris variants from the exhaustive
-solver (wins as fast as possible, loses as slowly as possible)."""
+"""The Morris agents: ``morris-solver``, perfect play for the Three Men's Morris variants from
+the exhaustive solver, and ``morris-perfect``, perfect play from the retrograde tables
+(``perfect.py``): both win as fast as possible, lose as slowly as possible, keep a draw."""
 
 from __future__ import annotations
 
 from ...agents.base import Agent, AgentSpec, register_agent
 from ...core.errors import QipanError
 from ...core.move import Move
+from ...core.registry import Option
 from .solver import DRAW, LOSS, WIN, Solution, solvable_rules, solve
 
 
@@ -54,5 +56,94 @@ register_agent(
         supports=lambda game: game.rules.board == "three",
         strength=10,
         players=(2,),
+    )
+)
+
+
+class MorrisPerfectAgent(Agent):
+    """Plays from the retrograde tables of the game's rule set, built on first use (the
+    whole game on the 3x3 and 16-point boards; the endgames with at most ``stones`` stones a
+    side on the larger boards). Outside the tables it takes a move into them that wins,
+    else searches (alpha-beta on the game's evaluation, the agent's limits) among the moves
+    that do not enter a lost table position."""
+
+    name = "morris-perfect"
+    _open: dict = {}
+
+    def __init__(self, tables: str | None = None, stones: int | None = None, **limits):
+        super().__init__(**limits)
+        self.directory = tables
+        self.stones = stones
+
+    def _tables(self, game):
+        from .perfect import PerfectTables
+
+        stones = self.stones
+        if stones is None and game.rules.board not in ("three", "six"):
+            stones = 3
+        key = (game.rules, self.directory, stones)
+        tables = self._open.get(key)
+        if tables is None:
+            tables = PerfectTables(game, self.directory, stones)
+            tables.ensure()
+            self._open[key] = tables
+        return tables
+
+    def select(self, state) -> Move:
+        tables = self._tables(state.game)
+        if tables.covers(state):
+            values = tables.move_values(state)
+            best = values[0].rank()
+            return self.rng.choice([v.move for v in values if v.rank() == best])
+        known, unknown = [], []
+        for move in state.legal_moves():
+            child = state.copy()
+            child.play(move)
+            if child.outcome is not None and child.outcome.reward(state.to_move) == 1:
+                return move
+            (known if tables.covers(child) else unknown).append((move, child))
+        scored = [(tables.value(child), move) for move, child in known]
+        wins = [(plies, move) for (kind, plies), move in scored if kind == "loss"]
+        if wins:
+            return min(wins, key=lambda w: w[0])[1]
+        safe = [move for (kind, _), move in scored if kind == "draw"] + [m for m, _ in unknown]
+        if not safe:  # every move enters a lost position: lose as slowly as possible
+            return max(scored, key=lambda s: s[0][1])[1]
+        if len(safe) == 1:
+            return safe[0]
+        from ...agents.alphabeta import AlphaBetaAgent
+
+        limits = {"time": self.time, "depth": self.depth or (None if self.time else 3), "seed": self.seed}
+        choice = AlphaBetaAgent(**limits).choose(state)
+        return choice if choice in safe else self.rng.choice(safe)
+
+
+def _tabled(game) -> bool:
+    from .tables import supported
+
+    return supported(game.rules) is None
+
+
+register_agent(
+    AgentSpec(
+        "morris-perfect",
+        MorrisPerfectAgent,
+        "perfect play from retrograde tables (whole game on the 3x3 and 16-point boards, endgames on larger ones)",
+        families=("morris",),
+        supports=_tabled,
+        strength=5,  # not the default AI: it builds tables (and needs qipan[solve]) on first use
+        players=(2,),
+        options=(
+            Option("tables", str, None, "directory of the tables (default: the user cache)", allow_none=True),
+            Option(
+                "stones",
+                int,
+                None,
+                "endgame tables with at most this many stones a side (default: the whole game where it fits, else 3)",
+                minimum=3,
+                maximum=12,
+                allow_none=True,
+            ),
+        ),
     )
 )

@@ -62,13 +62,17 @@ class PerfectTables:
 
     def covers(self, state) -> bool:
         """Whether the tables hold this state (and it is not over)."""
-        if state.outcome is not None:
-            return False
+        return self.why_not(state) is None
+
+    def why_not(self, state) -> str | None:
+        """Why the built tables cannot answer for ``state`` (None: they can)."""
         try:
             key, _ = self.space.locate(state)
-        except QipanError:
-            return False
-        return self.db.solved(key)
+        except QipanError as exc:
+            return str(exc)
+        if not self.db.solved(key):
+            return f"the tables in {self.directory} are not built: qipan solve morris, or qipan probe --build"
+        return None
 
     def value(self, state) -> tuple[str, int | None]:
         """(win | draw | loss, plies to the end) for the side to move."""

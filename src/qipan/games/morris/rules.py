@@ -42,8 +42,11 @@ class MorrisGame(Game):
             raise OptionError(f"stones={rules.stones} is too many for a {points}-point board")
         self.rules = rules
         self.tables = tables_for(rules)
-        #: The exhaustive solver plays the 3x3 boards perfectly (agent.py).
+        #: The exhaustive solver plays the 3x3 boards perfectly, the retrograde tables the 3x3
+        #: and 16-point boards (agent.py).
         self.solved_by = ("morris-solver",) if rules.board == "three" else ()
+        if rules.board in ("three", "six") and rules.captures == "mill" and rules.take_per_mill == 1:
+            self.solved_by += ("morris-perfect",)
 
     def new_state(self, players: int, rng: random.Random) -> MorrisState:
         first = {"white": 0, "black": 1}.get(self.rules.first_player)

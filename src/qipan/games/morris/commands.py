@@ -1,0 +1,67 @@
+"""The Morris package's CLI command: ``qipan solve morris --preset P [-o …] [--stones K]``
+builds the retrograde tables of a rule set (resumable: run it again after an interruption),
+shows progress and prints the manifest hash, so a rebuild is checkably identical."""
+
+from __future__ import annotations
+
+import time
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+import qipan
+
+from ...cli.options import parse_options
+from ...core.errors import OptionError
+from .perfect import PerfectTables
+
+console = Console(highlight=False, soft_wrap=True)
+
+
+@click.command("morris")
+@click.option("--preset", default="six-mens-morris", show_default=True, help="a Morris preset")
+@click.option(
+    "--option", "-o", "options", multiple=True, metavar="KEY=VALUE", help="a rule option (repeatable)"
+)
+@click.option(
+    "--stones", type=int, default=None, help="only the moving/flying endgames with 3..K stones a side"
+)
+@click.option("--dir", "directory", default=None, help="where the tables go (default: the user cache)")
+@click.option("--check", is_flag=True, help="recompute every component with the forward sweep and compare")
+@click.option("--ray", "ray_address", default=None, metavar="auto|ADDRESS", help="run the components on Ray")
+def solve(preset, options, stones, directory, check, ray_address):
+    """Solve a Morris rule set by retrograde analysis (placement included, or endgames)."""
+    game = qipan.load(preset, **parse_options(options))
+    if game.family != "morris":
+        raise OptionError(f"{preset} is not a Morris preset")
+    tables = PerfectTables(game, directory, stones)
+    segments = tables.space.segments()
+    console.print(
+        f"{preset}: {len(segments)} segments, {sum(s.size for s in segments):,} positions "
+        f"({len(tables.space.symmetries)} symmetries) -> {tables.directory}"
+    )
+    start = time.process_time()
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+    ) as bar:
+        task = bar.add_task("components", total=None)
+
+        def progress(done, total, label, seconds):
+            bar.update(task, total=total, completed=done, description=label[:40])
+
+        if ray_address is not None:
+            from ...solve.distributed import solve_on_ray
+
+            digest = solve_on_ray(tables.db, ray_address, progress=progress, check=check)
+        else:
+            digest = tables.build(progress=progress, check=check)
+    value = ""
+    if stones is None:
+        kind, plies = tables.value(game.new())
+        value = f"start: {kind}" + (f" in {plies} plies" if plies is not None else "") + "; "
+    console.print(f"{value}CPU {time.process_time() - start:.1f} s; manifest {digest}")
