@@ -248,3 +248,54 @@ def test_seat_names_are_final_when_the_game_ends(client):
     r = client.post(f"/api/games/{gid}/join", json={"name": "Winner of all"}, headers=bearer(bob))
     assert r.status_code == 409 and "over" in r.json()["error"]
     assert [s["name"] for s in client.get(f"/api/games/{gid}").json()["seats"]] == ["Ann", "Bob"]
+
+
+# -- 7. clocks across a restart: time used before the server stopped is not refunded ------
+def clock_game(client) -> tuple[str, str]:
+    gid, (ann, bob) = create(
+        client,
+        [{"kind": "human", "name": "Ann", "join": True}, {"kind": "human", "name": "Bob", "join": True}],
+        clock={"mode": "total", "initial": 30},
+    )
+    r = client.post(f"/api/games/{gid}/move", json={"move": "a1", "ply": 0}, headers=bearer(ann))
+    assert r.status_code == 200
+    return gid, bob
+
+
+def restart_after(sqlite_url, gid, thought: float, down: float):
+    """Stop the server; pretend Bob's turn had been running ``thought`` seconds when the
+    server went down and that it stayed down ``down`` seconds; start it again."""
+    import time
+
+    import sqlalchemy as sa
+    from fastapi.testclient import TestClient
+
+    from qipan.server import create_app
+    from qipan.server.storage import Storage, games_table, processes_table
+
+    storage = Storage(sqlite_url)
+    stored = storage.get_game(gid)
+    now = time.time()
+    clock = dict(stored.clock, since=now - thought - down)
+    with storage.engine.begin() as conn:
+        conn.execute(games_table.update().where(games_table.c.id == gid).values(clock=clock))
+        conn.execute(processes_table.update().values(alive=now - down))
+    storage.close()
+    return TestClient(create_app(sqlite_url))
+
+
+@pytest.mark.parametrize("thought, down", [(5.0, 0.0), (5.0, 20.0), (2.0, 600.0)])
+def test_a_restart_keeps_the_time_used_and_does_not_count_the_downtime(sqlite_url, thought, down):
+    from fastapi.testclient import TestClient
+
+    from qipan.server import create_app
+
+    with TestClient(create_app(sqlite_url)) as client:
+        gid, bob = clock_game(client)
+    with restart_after(sqlite_url, gid, thought, down) as client:
+        s = client.get(f"/api/games/{gid}").json()
+        assert s["status"] == "active" and s["clock"]["running"] == 1
+        left = s["clock"]["remaining"][1]
+        # Within a second of the heartbeat and of this test's own steps.
+        assert 30 - thought - 1.5 <= left <= 30 - thought + 0.1, left
+        assert s["clock"]["remaining"][0] > 29  # Ann's clock is not running

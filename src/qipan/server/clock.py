@@ -83,6 +83,15 @@ class Clock:
         if seat is not None and self.mode == "move":
             self.remaining[seat] = self.initial
 
+    def resume(self, now: float, alive_until: float | None) -> None:
+        """Restart the running seat's time after the server was down from ``alive_until``
+        to ``now``: its time up to ``alive_until`` counts, the downtime does not. (With no
+        record of when the server went down, the turn restarts at ``now``.)"""
+        if self.running is None or self.since is None:
+            return
+        used = 0.0 if alive_until is None else max(0.0, min(alive_until, now) - self.since)
+        self.since = now - used
+
     def left(self, seat: int, now: float) -> float:
         """Seconds ``seat`` has left at ``now``."""
         if seat == self.running and self.since is not None:

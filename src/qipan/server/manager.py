@@ -32,6 +32,11 @@ log = logging.getLogger("qipan.server")
 
 MAX_NAME = 40
 MAX_CACHED = 2000
+#: How often a process records that it is alive, i.e. how much downtime a crash may leave
+#: uncounted on running clocks at most.
+HEARTBEAT_SECONDS = 1.0
+#: Processes silent for longer than this are forgotten.
+PROCESS_MEMORY = 7 * 24 * 3600.0
 
 
 class Connection:
@@ -52,6 +57,8 @@ class Manager:
         self.pool = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="qipan-bot")
         self.db = ThreadPoolExecutor(max_workers=db_workers or storage.workers, thread_name_prefix="qipan-db")
         self.tasks: set[asyncio.Task] = set()
+        #: This serving process, in the store's list of processes (heartbeats).
+        self.process = new_game_id() + new_game_id()
         #: Called with the session after every stored change (the site rates finished games).
         self.on_change: list = []
 
@@ -59,6 +66,11 @@ class Manager:
     async def start(self) -> None:
         """Resume every unfinished game: replay it, restart its clock, wake its bots."""
         now = time.time()
+        # When the server was last known to run (before this process): the downtime since
+        # then is not charged to running clocks, the time before it is.
+        alive_until = await self._db(self.storage.last_alive, self.process)
+        await self._db(self.storage.heartbeat, self.process, now, now - PROCESS_MEMORY)
+        self._spawn(self._heartbeats())
         for game_id in await self._db(self.storage.unfinished_ids):
             try:
                 session = await self._load(game_id)
@@ -67,7 +79,7 @@ class Manager:
                 continue
             if session.clock and session.clock.running is not None and not session.clock.wall:
                 # Time does not run while the server is down (except a correspondence clock's).
-                session.clock.since = now
+                session.clock.resume(now, alive_until)
             async with self._changing(session):
                 await self._commit(session)
 
@@ -76,8 +88,17 @@ class Manager:
             handle.cancel()
         for task in list(self.tasks):
             task.cancel()
+        with contextlib.suppress(ApiError):  # the last moment clocks ran here
+            await self._db(self.storage.heartbeat, self.process, time.time())
         self.pool.shutdown(wait=False, cancel_futures=True)
         self.db.shutdown(wait=True)  # writes under way finish
+
+    async def _heartbeats(self) -> None:
+        """Tell the store every HEARTBEAT_SECONDS that this process runs (see ``start``)."""
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            with contextlib.suppress(ApiError):  # the store is down: the next beat retries
+                await self._db(self.storage.heartbeat, self.process, time.time())
 
     # -- storage and locks -------------------------------------------------------------
     async def _db(self, call, *args, **kwargs):

@@ -50,6 +50,15 @@ moves_table = sa.Table(
 )
 
 
+processes_table = sa.Table(
+    "server_processes",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("started", sa.Float, nullable=False),
+    sa.Column("alive", sa.Float, nullable=False, index=True),
+)
+
+
 class StaleMove(Exception):
     """The move's ply is not the next one: someone else moved first, or it was sent twice."""
 
@@ -205,6 +214,27 @@ class Storage:
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(games_table.c.id).where(games_table.c.status != "over"))
             return [r.id for r in rows]
+
+    # -- serving processes -------------------------------------------------------------
+    def last_alive(self, exclude: str | None = None) -> float | None:
+        """When a serving process (other than ``exclude``) was last known to be running."""
+        query = sa.select(sa.func.max(processes_table.c.alive))
+        if exclude is not None:
+            query = query.where(processes_table.c.id != exclude)
+        with self.engine.connect() as conn:
+            return conn.execute(query).scalar()
+
+    def heartbeat(self, process: str, now: float, forget_before: float | None = None) -> None:
+        """Record that ``process`` is running at ``now`` (and drop processes silent since
+        ``forget_before``)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                processes_table.update().where(processes_table.c.id == process).values(alive=now)
+            ).rowcount
+            if not done:
+                conn.execute(processes_table.insert().values(id=process, started=now, alive=now))
+            if forget_before is not None:
+                conn.execute(processes_table.delete().where(processes_table.c.alive < forget_before))
 
     # -- moves -------------------------------------------------------------------------
     def append_moves(
