@@ -8,8 +8,8 @@ from trax_helpers import grid, play
 
 from qipan.core.errors import IllegalMove, NotationError
 from qipan.games.trax import TraxGame
-from qipan.games.trax.board import NAMES
-from qipan.games.trax.notation import column_index, column_label, split_move
+from qipan.games.trax.board import NAMES, column_index, column_label
+from qipan.games.trax.notation import parse_move, split_move
 
 
 def test_bijective_base_26_columns():
@@ -132,7 +132,7 @@ def test_check_legal_rejects_a_move_whose_data_belongs_to_another_position():
     state = play("@0/")
     elsewhere = play("@0/ @1\\")
     foreign = next(m for m in elsewhere.legal_moves() if m.text == "@1+")
-    assert state.resolve("@1+").data != foreign.data
+    assert parse_move(state, "@1+").data != foreign.data
     with pytest.raises(IllegalMove, match="does not denote"):
         state.play(foreign)
     assert state.ply == 1

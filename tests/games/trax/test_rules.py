@@ -8,6 +8,7 @@ from trax_helpers import data_rows, grid, play
 from qipan.core.errors import IllegalMove
 from qipan.games.trax import TraxGame
 from qipan.games.trax.board import COLOUR, NAMES, OTHER_END, RED, TRACK, WHITE, WHITE_MASK, pos_of
+from qipan.games.trax.notation import parse_move
 from qipan.games.trax.rules import Board, IllegalTurn
 
 T08_SETUP = "@0+ B1+ C1/ A2+ B0+ C0\\ B0\\ A1+ A0/ @2/ B0\\ E6\\ A7\\"
@@ -56,8 +57,8 @@ def test_colour_mismatch_with_two_neighbours_is_illegal():
     assert grid(state) == "   AB\n 1 .J\n 2 r7"
     texts = state.legal_move_texts()
     assert "A1/" not in texts and "A1+" in texts and "A1\\" in texts
-    assert state.resolve("A1+").data[1] == NAMES.index("WE")
-    assert state.resolve("A1\\").data[1] == NAMES.index("NE")
+    assert parse_move(state, "A1+").data[1] == NAMES.index("WE")
+    assert parse_move(state, "A1\\").data[1] == NAMES.index("NE")
     before = snapshot(state)
     with pytest.raises(IllegalMove, match="neither / tile matches"):
         state.play("A1/")
@@ -78,7 +79,7 @@ def test_forced_plays_never_enlarge_the_area_and_leave_no_forced_cell():
         for text in row[1].split():
             if text in ("RESIGN", "DRAW"):
                 break
-            move = state.resolve(text)
+            move = parse_move(state, text)
             pos = move.data[0]
             state.play(move)
             board = state.board
@@ -125,7 +126,7 @@ def test_board_place_raises_illegal_turn_and_restores_the_cells():
 def test_the_final_position_does_not_depend_on_the_order_of_forced_fills():
     # The engine fills forced cells depth first; filling them breadth first gives the same tiles.
     state = play("@0/ @1/ @1+ @1\\")
-    move = state.resolve("A0\\")
+    move = parse_move(state, "A0\\")
     pos, tile = move.data
     placed = state.board.place(pos, tile)
     state.board.rollback(placed)

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ...agents.base import AgentSpec, register_agent
+from ...core.formats import register_format
 from ...core.registry import GameSpec, Option, register
+from .agent import TraxAgent
+from .records import ANNOTATED_FORMAT, TRX_FORMAT, TSV_FORMAT
 from .rules import SIMULTANEOUS, VARIANTS, TraxGame, TraxState
 
 OPTIONS = (
@@ -39,16 +43,9 @@ register(
     replace(TRAX.preset("trax-loop", "Loop Trax", "Only loops win.", variant="loop"), fixed=("variant",)),
 )
 
-
-from ...core.formats import register_format  # noqa: E402
-from .records import ANNOTATED_FORMAT, TRX_FORMAT, TSV_FORMAT  # noqa: E402
-
 register_format(TRX_FORMAT)
 register_format(TSV_FORMAT)
 register_format(ANNOTATED_FORMAT)
-
-from ...agents.base import AgentSpec, register_agent  # noqa: E402
-from .agent import TraxAgent  # noqa: E402
 
 register_agent(
     AgentSpec(
@@ -56,6 +53,7 @@ register_agent(
         TraxAgent,
         "Trax alpha-beta over free tiles with forced plays and threat knowledge",
         families=("trax",),
+        players=(2,),
     )
 )
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time as _time
 
 from ...agents.base import Agent
+from ...core.errors import SearchTimeout
 from ...core.move import Move
 from .board import LIMIT
 from .evaluation import evaluate, hot_cells, open_tracks
@@ -14,10 +15,6 @@ from .rules import Board, IllegalTurn, TraxState, free_placements, legal_placeme
 
 WIN = 1000.0
 DEFAULT_TIME = 1.0
-
-
-class _Timeout(Exception):
-    pass
 
 
 class TraxAgent(Agent):
@@ -85,7 +82,7 @@ class Search:
         for depth in range(1, max_depth + 1):
             try:
                 scores = self._root(order, depth)
-            except _Timeout:
+            except SearchTimeout:
                 break
             self.scores = scores
             self.depth_done = depth
@@ -204,6 +201,6 @@ class Search:
     def _tick(self):
         self.nodes += 1
         if self.nodes & 63 == 0 and self.deadline is not None and _time.perf_counter() > self.deadline:
-            raise _Timeout
+            raise SearchTimeout
         if self.node_limit is not None and self.nodes > self.node_limit and self.depth_done:
-            raise _Timeout
+            raise SearchTimeout

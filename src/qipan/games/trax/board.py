@@ -78,3 +78,30 @@ def pos_of(row: int, col: int) -> int:
 def row_col(pos: int) -> tuple[int, int]:
     r, c = divmod(pos, STRIDE)
     return r - OFFSET, c - OFFSET
+
+
+# -- cell names (rules §2.7) ----------------------------------------------------------------
+def column_label(index: int) -> str:
+    """1 → A, 26 → Z, 27 → AA; 0 → @."""
+    if index < 0:
+        raise ValueError(f"column index {index} is negative")
+    if index == 0:
+        return "@"
+    letters = []
+    while index:
+        index, rem = divmod(index - 1, 26)
+        letters.append(chr(ord("A") + rem))
+    return "".join(reversed(letters))
+
+
+def column_index(label: str) -> int:
+    if label == "@":
+        return 0
+    value = 0
+    for ch in label:
+        value = value * 26 + (ord(ch) - ord("A") + 1)
+    return value
+
+
+def cell_label(col: int, row: int) -> str:
+    return f"{column_label(col)}{row}"

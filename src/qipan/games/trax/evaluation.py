@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .board import COLOUR, DELTA, LINE_SPAN, OTHER_END, RED, STRIDE, WHITE
+from .board import COLOUR, DELTA, LINE_SPAN, OFFSET, OTHER_END, RED, STRIDE, WHITE
 
 if TYPE_CHECKING:
     from .rules import Board
@@ -70,15 +70,12 @@ def line_gap(board: Board, end1: tuple[int, int], end2: tuple[int, int]) -> int:
     r1, c1 = divmod(p1, STRIDE)
     r2, c2 = divmod(p2, STRIDE)
     if (d1, d2) == (1, 3):  # p1 leaves east, p2 leaves west
-        gap = (c2 - (board.min_c + _OFF)) + ((board.max_c + _OFF) - c1)
+        gap = (c2 - (board.min_c + OFFSET)) + ((board.max_c + OFFSET) - c1)
         return gap + max(0, LINE_SPAN - board.width)
     if (d1, d2) == (0, 2):  # p1 leaves north, p2 leaves south
-        gap = (r1 - (board.min_r + _OFF)) + ((board.max_r + _OFF) - r2)
+        gap = (r1 - (board.min_r + OFFSET)) + ((board.max_r + OFFSET) - r2)
         return gap + max(0, LINE_SPAN - board.height)
     return 99
-
-
-_OFF = STRIDE // 2
 
 
 def open_tracks(board: Board, lines: bool = True) -> list[Track]:

@@ -4,7 +4,7 @@ side to move, ``W`` or ``R``. Example: ``r7/LJ R``. The empty board is ``. W``."
 from __future__ import annotations
 
 from ...core.errors import NotationError
-from .board import COLOUR, DELTA, EMPTY_GLYPH, FROM_GLYPH, LIMIT, pos_of
+from .board import COLOUR, DELTA, EMPTY_GLYPH, FROM_GLYPH, GLYPH, LIMIT, pos_of
 from .rules import Board, TraxGame, TraxState, outcome_of
 
 SIDES = {"W": 0, "WHITE": 0, "R": 1, "RED": 1}
@@ -36,6 +36,26 @@ def read_position(game: TraxGame, text: str) -> TraxState:
     state.to_move = side
     _judge_setup(game, state)
     return state
+
+
+def glyph_rows(board: Board) -> list[str]:
+    """The glyph rows of the tile area, top to bottom."""
+    if not board.cells:
+        return []
+    rows = []
+    for r in range(board.min_r, board.max_r + 1):
+        row = []
+        for c in range(board.min_c, board.max_c + 1):
+            t = board.cells.get(pos_of(r, c))
+            row.append(EMPTY_GLYPH if t is None else GLYPH[t])
+        rows.append("".join(row))
+    return rows
+
+
+def write_position(state: TraxState) -> str:
+    """The position text ``read_position`` reads back."""
+    rows = glyph_rows(state.board) or [EMPTY_GLYPH]
+    return "/".join(rows) + " " + ("W" if state.next_colour() == 0 else "R")
 
 
 def _check(game: TraxGame, tiles: dict[int, int]) -> None:

@@ -4,8 +4,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .board import COLOUR, EMPTY_GLYPH, GLYPH, PLAYER_NAMES, RED, WHITE, WHITE_MASK, pos_of, row_col
-from .notation import column_label
+from .board import (
+    COLOUR,
+    EMPTY_GLYPH,
+    GLYPH,
+    PLAYER_NAMES,
+    RED,
+    WHITE,
+    WHITE_MASK,
+    column_label,
+    pos_of,
+    row_col,
+)
 
 if TYPE_CHECKING:
     from .rules import TraxState

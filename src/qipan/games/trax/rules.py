@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from ...core.errors import IllegalMove, NotationError, OptionError
+from ...core.errors import IllegalMove, OptionError
 from ...core.game import Game, State
 from ...core.move import Move
 from ...core.outcome import Outcome
@@ -23,8 +23,6 @@ from .board import (
     COLOUR,
     COLOUR_NAMES,
     DELTA,
-    EMPTY_GLYPH,
-    GLYPH,
     LIMIT,
     LINE_SPAN,
     NS,
@@ -39,16 +37,14 @@ from .board import (
     TRACK,
     WHITE,
     WHITE_MASK,
+    cell_label,
     pos_of,
     row_col,
     tile_joining,
 )
-from .notation import cell_label, split_move
 
 VARIANTS = ("unlimited", "8x8", "loop")
 SIMULTANEOUS = ("mover", "draw")
-#: The two legal first moves and the tiles they mean by convention (rules §2.7).
-FIRST_MOVES = {"@0+": NS, "@0/": NW}
 
 
 # The colour (0 white, 1 red) each tile shows on its S, W, N and E side.
@@ -340,7 +336,9 @@ class TraxGame(Game):
         return TraxState(self, players)
 
     def parse(self, text: str, state: State) -> Move:
-        return state.resolve(str(text))
+        from .notation import parse_move
+
+        return parse_move(state, text)
 
     def position(self, text: str) -> TraxState:
         from .position import read_position
@@ -386,36 +384,7 @@ class TraxState(State):
         return Move(text, (cell, text), (pos, tile))
 
     # -- legality ------------------------------------------------------------------------
-    def _locate(self, text: str) -> tuple[int, int]:
-        """The (cell, tile) a move text names here, checked for everything but forced plays."""
-        col, row, symbol = split_move(text)
-        board = self.board
-        token = text.strip().upper()
-        if not board.cells:
-            if token not in FIRST_MOVES:
-                raise IllegalMove(f"the first move must be @0+ or @0/, not {token}", token)
-            return pos_of(0, 0), FIRST_MOVES[token]
-        if row > board.height + 1 or col > board.width + 1:
-            raise IllegalMove(f"{token}: the cell has no neighbouring tile", token)
-        pos = pos_of(board.min_r - 1 + row, board.min_c - 1 + col)
-        if pos in board.cells:
-            raise IllegalMove(f"{token}: the cell is occupied", token)
-        if pos not in board.frontier:
-            raise IllegalMove(f"{token}: the cell has no neighbouring tile", token)
-        if self.game.limited:
-            height, width = board.area_with(pos)
-            if height > LIMIT or width > LIMIT:
-                raise IllegalMove(
-                    f"{token}: the tile area would grow beyond 8x8 ({width} wide, {height} high)", token
-                )
-        white, red = board.neighbour_masks(pos)
-        occupied = white | red
-        for tile in SYMBOL_TILES[symbol]:
-            if WHITE_MASK[tile] & occupied == white:
-                return pos, tile
-        raise IllegalMove(f"{token}: neither {symbol} tile matches the neighbouring colours", token)
-
-    def _try(self, pos: int, tile: int, token: str) -> None:
+    def check_turn(self, pos: int, tile: int, token: str) -> None:
         """Raise IllegalMove if the turn breaks the illegal-turn rule; change nothing.
         The tiles of a legal turn are remembered, so that playing it does not redo them."""
         try:
@@ -428,19 +397,10 @@ class TraxState(State):
         self.board.rollback(placed)
         self._trial = (self._stamp, placed)
 
-    def resolve(self, text: str) -> Move:
-        """The legal move ``text`` denotes here (lenient about case and spaces)."""
-        if not isinstance(text, str) or not text.strip():
-            raise NotationError("empty move")
-        if self.outcome is not None:
-            raise IllegalMove(f"the game is over ({self.outcome.reason})", text)
-        pos, tile = self._locate(text)
-        move = self.move_for(pos, tile)
-        self._try(pos, tile, move.text)
-        return move
-
     def check_legal(self, move: Move) -> None:
-        found = self.resolve(move.text)
+        from .notation import parse_move
+
+        found = parse_move(self, move.text)
         if move.data is not None and move.data != found.data:
             raise IllegalMove(f"{move.text} does not denote that tile in this position", move)
 
@@ -476,7 +436,11 @@ class TraxState(State):
 
     # -- playing -------------------------------------------------------------------------
     def _apply(self, move: Move) -> tuple:
-        pos, tile = move.data if move.data is not None else self.resolve(move.text).data
+        if move.data is None:
+            from .notation import parse_move
+
+            move = parse_move(self, move.text)
+        pos, tile = move.data
         board = self.board
         before = board.bbox()
         trial = self._trial
@@ -528,22 +492,10 @@ class TraxState(State):
         )
         return self.to_move, tiles, self.outcome is not None
 
-    def glyph_rows(self) -> list[str]:
-        board = self.board
-        if not board.cells:
-            return []
-        rows = []
-        for r in range(board.min_r, board.max_r + 1):
-            row = []
-            for c in range(board.min_c, board.max_c + 1):
-                t = board.cells.get(pos_of(r, c))
-                row.append(EMPTY_GLYPH if t is None else GLYPH[t])
-            rows.append("".join(row))
-        return rows
-
     def position(self) -> str:
-        rows = self.glyph_rows() or [EMPTY_GLYPH]
-        return "/".join(rows) + " " + ("W" if self.next_colour() == 0 else "R")
+        from .position import write_position
+
+        return write_position(self)
 
     #: Who was to move when the state was set up (White for a new game).
     first_player = 0
@@ -564,21 +516,12 @@ class TraxState(State):
 
         return svg(self)
 
-    def copy(self) -> TraxState:
-        other = TraxState.__new__(TraxState)
-        other.game = self.game
-        other.num_players = self.num_players
-        other.history = list(self.history)
-        other._undo_stack = list(self._undo_stack)
-        other.seed = self.seed
-        other.board = self.board.copy()
-        other.to_move = self.to_move
-        other.outcome = self.outcome
-        other._stamp = 0
-        other._legal_cache = None
-        other._trial = None
-        other.first_player = self.first_player
-        return other
+    def _copy_parts(self, new: TraxState) -> None:
+        new.board = self.board.copy()
+        # The caches belong to this state's stamps; the copy starts its own.
+        new._stamp = 0
+        new._legal_cache = None
+        new._trial = None
 
 
 def free_placements(board: Board, limited: bool):
