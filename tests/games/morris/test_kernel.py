@@ -167,3 +167,43 @@ def test_playouts_finish_and_count():
     assert plies > 200 * 18 and removals > 200  # every game places 18 stones; most remove several
     assert kernel.playouts(game.new(), 50, seed=1) == kernel.playouts(game.new(), 50, seed=1)
     assert kernel.playouts(game.new(), 50, seed=1, cap=10)[5] == 50
+
+
+@pytest.mark.parametrize(
+    "preset", ["nine-mens-morris", "zhiqi", "three-mens-morris-kurna", "six-mens-morris"]
+)
+def test_compiled_evaluation_is_the_reference_evaluation(preset):
+    from qipan.games.morris.kernel_search import evaluate
+
+    game = qipan.load(preset)
+    kernel = kernel_of(game)
+    rng = random.Random(9)
+    compared = 0
+    for _ in range(40):
+        state = game.new()
+        while state.outcome is None:
+            s = kernel.state(state)
+            for player in (0, 1):
+                ours = evaluate(kernel.pt, kernel.lines, kernel.par, s, player)
+                assert ours == pytest.approx(game.evaluate(state, player), abs=1e-12)
+                compared += 1
+            state.play(rng.choice(state.legal_moves()))
+    assert compared > 1000
+
+
+def test_compiled_mcts_is_reproducible_and_counts_its_iterations():
+    game = qipan.load("nine-mens-morris")
+    kernel = kernel_of(game)
+    state = game.new()
+    move, done = kernel.mcts(state, iterations=300, seed=5)
+    assert done == 300 and move in state.legal_moves()
+    assert kernel.mcts(state, iterations=300, seed=5)[0] == move
+
+
+def test_compiled_mcts_finds_the_winning_mill():
+    # Black has three stones; White slides d6-d7 (mill a7-d7-g7) and removes one: two are left.
+    game = qipan.load("nine-mens-morris")
+    state = game.position("W:a7,g7,d6,f2 B:a1,g1,c3 to:W")
+    move, _ = kernel_of(game).mcts(state, iterations=2000, seed=1)
+    state.play(move)
+    assert state.outcome is not None and state.outcome.winners == (0,)

@@ -74,13 +74,28 @@ def popcount(x):
     return n
 
 
+# 2**i mod 37 is distinct for i < 36: the index of a single bit by one look-up.
+_BIT_INDEX = np.zeros(37, np.int64) if np is not None else None
+if np is not None:
+    for _i in range(36):
+        _BIT_INDEX[(1 << _i) % 37] = _i
+
+
 @njit
 def low_index(x):
-    """Index of the lowest set bit of ``x`` (> 0)."""
-    i = 0
-    while not (x >> i) & 1:
-        i += 1
-    return i
+    """Index of the lowest set bit of ``x`` (> 0, below 2**36)."""
+    return _BIT_INDEX[(x & -x) % 37]
+
+
+@njit
+def closers(lines, nlines, own):
+    """Points that complete a line on which ``own`` holds the two other points."""
+    out = 0
+    for i in range(nlines):
+        x = lines[i] & ~own
+        if x and not x & (x - 1):
+            out |= x
+    return out
 
 
 @njit
@@ -197,12 +212,23 @@ def legal_moves(pt, lines, par, s, out):
             count += 1
             r ^= low
         return count
+    # Landings that may remove a stone go through ``_landing``; the others are plain moves.
+    if par[_P_ZHIQI]:
+        hot = empty
+    elif par[_P_LINE_GOAL]:
+        hot = 0
+    else:
+        hot = closers(lines, par[_P_NLINES], own) & empty
     if s[S_HAND0 + c]:
         e = empty
         while e:
             low = e & -e
-            count = _landing(pt, lines, par, -1, low_index(low), own, opp, out, count)
             e ^= low
+            if low & hot:
+                count = _landing(pt, lines, par, -1, low_index(low), own, opp, out, count)
+            else:
+                out[count] = (low_index(low) + 1) << 5
+                count += 1
         return count
     if par[_P_PLACEMENT_ONLY]:
         return 0
@@ -215,8 +241,12 @@ def legal_moves(pt, lines, par, s, out):
         dst = empty if flies else pt[f, PT_NBR] & empty
         while dst:
             low = dst & -dst
-            count = _landing(pt, lines, par, f, low_index(low), own, opp, out, count)
             dst ^= low
+            if low & hot:
+                count = _landing(pt, lines, par, f, low_index(low), own, opp, out, count)
+            else:
+                out[count] = (f + 1) | (low_index(low) + 1) << 5
+                count += 1
     return count
 
 
@@ -537,10 +567,17 @@ class MorrisKernel:
         stats = playouts(self.pt, self.lines, self.par, self.state(ref), rng, games, cap)
         return tuple(int(x) for x in stats)
 
+    def mcts(self, ref, iterations=None, deadline=None, seed=0, exploration=1.4, playout_cap=400):
+        """UCT inside the kernel (``kernel_search.mcts``): (the chosen Move, iterations done)."""
+        from .kernel_search import mcts
+
+        return mcts(self, ref, iterations, deadline, seed, exploration, playout_cap)
+
     def warm_up(self, ref) -> None:
         """Compile (or load from the cache) the kernel's functions by running them once."""
         self.perft(ref, 2)
         self.playouts(ref, 1, 1, 50)
+        self.mcts(ref, iterations=8)
 
 
 def seed_word(seed: int) -> int:
