@@ -260,3 +260,29 @@ def test_correspondence_clock_counts_wall_time_across_restarts(db_url):
         name = state["seats"][to_move]["name"]
         me.post("/api/account/login", json={"username": name, "password": "correct horse battery"})
         assert me.get("/api/account/me").json()["your_turn"] == [game_id]
+
+
+def test_an_unanswered_seek_lapses(site):
+    ann, ann_csrf = person(site, "ann")
+    bob, bob_csrf = person(site, "bob")
+    live = post_seek(ann, ann_csrf, clock=BLITZ)
+    post_seek(ann, ann_csrf, days=7)
+    with site.app.state.manager.storage.engine.begin() as conn:  # 31 minutes and 6 days old
+        conn.execute(sa.text("update seeks set created = created - 1860"))
+        conn.execute(sa.text("update seeks set created = created - 6 * 86400 where days is not null"))
+    listed = site.get("/api/seeks").json()["seeks"]
+    assert [s["days"] for s in listed] == [7]
+    r = bob.post(f"/api/seeks/{live}/accept", headers=csrf(bob_csrf))
+    assert r.status_code == 409 and "lapsed" in r.json()["error"]
+    assert count(site, "games") == 0
+    assert {s["status"] for s in ann.get("/api/account/seeks").json()["seeks"]} == {"lapsed", "open"}
+    # A lapsed seek does not count against the five open ones.
+    for _ in range(4):
+        post_seek(ann, ann_csrf)
+
+
+def test_seek_options_are_kept_as_differences_from_the_defaults(site):
+    ann, ann_csrf = person(site, "ann")
+    post_seek(ann, ann_csrf, options={"coin": False})
+    post_seek(ann, ann_csrf, options={"coin": True})
+    assert [s["options"] for s in site.get("/api/seeks").json()["seeks"]] == [{}, {"coin": True}]

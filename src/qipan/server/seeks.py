@@ -19,6 +19,10 @@ from .session import new_game_id
 from .sitedb import accounts, seeks
 
 MAX_OPEN_SEEKS = 5
+#: An unanswered seek lapses: a live one after 30 minutes (its seeker has likely left), a
+#: correspondence one after a week.
+LIVE_SEEK_SECONDS = 30 * 60
+CORRESPONDENCE_SEEK_SECONDS = 7 * 86400
 RATING_BOUNDS = (0, 4000)
 
 
@@ -35,6 +39,7 @@ def parse_seek(data: dict) -> dict:
         game = load(game_spec.id, **options)
     except (OptionError, QipanError) as exc:
         raise ApiError(400, str(exc)) from exc
+    defaults = load(game_spec.id).options
     if 2 not in game_spec.players:
         raise ApiError(400, f"seeks are for two players; {game_spec.title} is played by {game_spec.players}")
     clock, days = data.get("clock"), data.get("days")
@@ -66,7 +71,8 @@ def parse_seek(data: dict) -> dict:
     return {
         "game": game_spec.id,
         "family": game_spec.family,
-        "options": dict(game.options) if options else {},
+        # Only what differs from the defaults, so equal setups compare equal (quick pairing).
+        "options": {k: v for k, v in game.options.items() if defaults.get(k, object()) != v},
         "clock": clock,
         "days": days,
         "time_class": klass or "untimed",
@@ -93,6 +99,22 @@ def admits(seek: dict, rating: float) -> bool:
     return (low is None or rating >= low) and (high is None or rating <= high)
 
 
+def lapsed(seek: dict, now: float) -> bool:
+    ttl = LIVE_SEEK_SECONDS if seek["days"] is None else CORRESPONDENCE_SEEK_SECONDS
+    return seek["status"] == "open" and seek["created"] <= now - ttl
+
+
+def _current(now: float):
+    """Open seeks that have not lapsed."""
+    return sa.and_(
+        seeks.c.status == "open",
+        sa.or_(
+            sa.and_(seeks.c.days.is_(None), seeks.c.created > now - LIVE_SEEK_SECONDS),
+            sa.and_(seeks.c.days.is_not(None), seeks.c.created > now - CORRESPONDENCE_SEEK_SECONDS),
+        ),
+    )
+
+
 class Seeks:
     """Seeks in the database (blocking calls: run them in the storage threads)."""
 
@@ -105,7 +127,7 @@ class Seeks:
             mine = conn.execute(
                 sa.select(sa.func.count())
                 .select_from(seeks)
-                .where(seeks.c.account_id == account.id, seeks.c.status == "open")
+                .where(seeks.c.account_id == account.id, _current(time.time()))
             ).scalar_one()
             if mine >= MAX_OPEN_SEEKS:
                 raise ApiError(409, f"you have {MAX_OPEN_SEEKS} open seeks already; cancel one first")
@@ -128,7 +150,7 @@ class Seeks:
     def open(self, limit: int = 100) -> list[dict]:
         with self.engine.connect() as conn:
             rows = conn.execute(
-                self._query().where(seeks.c.status == "open").order_by(seeks.c.created).limit(limit)
+                self._query().where(_current(time.time())).order_by(seeks.c.created).limit(limit)
             ).mappings()
             return [dict(r) for r in rows]
 
@@ -149,7 +171,7 @@ class Seeks:
             return (
                 conn.execute(
                     seeks.update()
-                    .where(seeks.c.id == seek_id, seeks.c.status == "open")
+                    .where(seeks.c.id == seek_id, _current(time.time()))
                     .values(status="accepted", accepted_by=account.id)
                 ).rowcount
                 == 1

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 
 import sqlalchemy as sa
 from argon2 import PasswordHasher
@@ -17,7 +18,7 @@ from .accounts import Account, Accounts, RateLimiter
 from .chat import RATE_COUNT, RATE_WINDOW, Chat
 from .errors import ApiError
 from .manager import Manager
-from .seeks import Seeks, admits, same_setup
+from .seeks import Seeks, admits, lapsed, same_setup
 from .session import Session
 from .sitedb import game_accounts, seeks
 from .standings import Standings
@@ -198,6 +199,8 @@ class Site:
             raise ApiError(409, "this is your own seek")
         if seek["status"] != "open":
             raise ApiError(409, f"the seek is {seek['status']} already")
+        if lapsed(seek, time.time()):
+            raise ApiError(409, "the seek has lapsed")
         if not admits(seek, await self.rating_for(account, seek)):
             raise ApiError(403, "your rating is outside the seek's rating range")
         if not await self.db(self.seeks.claim, seek_id, account):

@@ -9,6 +9,7 @@ CSRF token: a browser never sends them by itself."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -28,7 +29,7 @@ from .accounts import (
 from .chat import check_room, clean_text
 from .errors import ApiError
 from .ratings import TIME_CLASSES
-from .seeks import parse_seek
+from .seeks import lapsed, parse_seek
 from .site import Site, bots
 
 WEB_PAGES = ("account.html", "profile.html")
@@ -206,7 +207,9 @@ def site_router() -> APIRouter:
     async def my_seeks(request: Request) -> dict:
         login = await require_login(request, csrf=False)
         s = site(request)
-        return {"seeks": [_seek(x) for x in await s.db(s.seeks.of_account, login.account.id)]}
+        now = time.time()
+        mine = await s.db(s.seeks.of_account, login.account.id)
+        return {"seeks": [_seek(x) | ({"status": "lapsed"} if lapsed(x, now) else {}) for x in mine]}
 
     @router.get("/api/account/mutes")
     async def list_mutes(request: Request) -> dict:
