@@ -14,20 +14,7 @@ import time
 
 from qipan.core.errors import SearchTimeout
 from qipan.games.blackpath.rules import BlackPathGame
-from qipan.games.blackpath.solver import Solver
-
-
-def plain_search(state) -> bool:
-    mover = state.to_move
-    for move in state.legal_moves():
-        state.play(move)
-        try:
-            won = mover in state.outcome.winners if state.outcome is not None else not plain_search(state)
-        finally:
-            state.undo()
-        if won:
-            return True
-    return False
+from qipan.games.blackpath.solver import Solver, mover_wins_by_plain_search
 
 
 def main() -> None:
@@ -54,7 +41,7 @@ def main() -> None:
     print("\npeer: plain search over the State API without memoisation (seed variant)")
     for rows, cols in [(4, 5), (5, 5), (5, 6)]:
         start = time.perf_counter()
-        plain_search(BlackPathGame(rows=rows, cols=cols).new())
+        mover_wins_by_plain_search(BlackPathGame(rows=rows, cols=cols).new())
         plain = time.perf_counter() - start
         start = time.perf_counter()
         Solver(rows, cols).solve()

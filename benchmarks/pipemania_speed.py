@@ -12,7 +12,7 @@ import time
 
 import qipan
 from qipan.core import CHANCE, resolve_chance
-from qipan.games.pipemania.planner import plan
+from qipan.games.pipemania.planner import plan, winnable_by_search
 
 PRESETS = [
     "pipemania",
@@ -34,26 +34,6 @@ def random_game(game, players, seed):
         else:
             state.play(rng.choice(state.legal_moves()))
     return state
-
-
-def brute_force(state, memo) -> bool:
-    if state.outcome is not None:
-        return state.outcome.winners == (0,)
-    key = state.key()
-    if key in memo:
-        return memo[key]
-    board = state.boards[0]
-    result = False
-    for move in state.legal_moves():
-        if move.text == "h" or (move.data[0] == "place" and board.cells[move.data[1]] is not None):
-            continue
-        state.play(move)
-        result = brute_force(state, memo)
-        state.undo()
-        if result:
-            break
-    memo[key] = result
-    return result
 
 
 def main() -> None:
@@ -124,7 +104,7 @@ def main() -> None:
         found = plan(game.level(1), pieces=seq) is not None
         total_plan += time.perf_counter() - start
         start = time.perf_counter()
-        truth = brute_force(game.new(), {})
+        truth = winnable_by_search(game.new())
         total_brute += time.perf_counter() - start
         assert found == truth, seed
     print(

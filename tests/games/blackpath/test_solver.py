@@ -9,7 +9,7 @@ import pytest
 import qipan
 from qipan.core.errors import SearchTimeout
 from qipan.games.blackpath.agent import DominoAgent, SolverAgent, domino_partners
-from qipan.games.blackpath.solver import Solver, solve
+from qipan.games.blackpath.solver import Solver, mover_wins_by_plain_search, solve
 
 #: A copy of the project's data/blackpath/blackpath_small_boards.tsv.
 DATA = Path(__file__).with_name("blackpath_small_boards.tsv")
@@ -43,20 +43,6 @@ def test_the_data_file_covers_both_variants():
     assert {"seed", "ww"} <= variants
 
 
-def negamax(state) -> bool:
-    """Plain search through the engine's own rules: True if the player to move wins."""
-    mover = state.to_move
-    for move in state.legal_moves():
-        state.play(move)
-        try:
-            won = mover in state.outcome.winners if state.outcome is not None else not negamax(state)
-        finally:
-            state.undo()
-        if won:
-            return True
-    return False
-
-
 @pytest.mark.parametrize(
     "rows,cols,variant,arm",
     [
@@ -72,12 +58,12 @@ def negamax(state) -> bool:
 def test_solver_agrees_with_plain_search_over_the_rules(rows, cols, variant, arm):
     game = qipan.load("blackpath", rows=rows, cols=cols, variant=variant, start_arm=arm)
     winner, _ = solve(rows, cols, variant, start_arm=arm)
-    assert winner == (0 if negamax(game.new()) else 1)
+    assert winner == (0 if mover_wins_by_plain_search(game.new()) else 1)
     # and position by position along a line of play
     solver = Solver(rows, cols, variant, arm)
     state = game.new()
     while state.outcome is None:
-        assert (solver.best_move(state) is not None) == negamax(state)
+        assert (solver.best_move(state) is not None) == mover_wins_by_plain_search(state)
         state.play(state.legal_moves()[-1])
 
 

@@ -7,8 +7,8 @@ import random
 import pytest
 
 import qipan
-from qipan.core import CHANCE
-from qipan.games.pipemania.planner import plan
+from qipan.core import CHANCE, QipanError
+from qipan.games.pipemania.planner import plan, winnable_by_search
 
 ROW1 = ". . . . . / S:E . . . . / . . . . ."
 
@@ -79,33 +79,6 @@ def test_fixed_supply_plans():
     assert replay(game, p.actions(5, with_piece=True)).outcome.winners == (0,)
 
 
-def brute_force(state, memo) -> bool:
-    """Can the level still be won (placing on empty cells or passing)? The ground truth."""
-    if state.outcome is not None:
-        return state.outcome.winners == (0,)
-    if state.to_move == CHANCE:
-        raise AssertionError("the test sequences are long enough")
-    key = state.key()
-    if key in memo:
-        return memo[key]
-    board = state.boards[0]
-    result = False
-    for move in state.legal_moves():
-        if move.data[0] == "place" and board.cells[move.data[1]] is not None:
-            continue  # the planner makes no replacements
-        if move.text == "h":
-            continue  # hurrying never helps
-        state.play(move)
-        try:
-            result = brute_force(state, memo)
-        finally:
-            state.undo()
-        if result:
-            break
-    memo[key] = result
-    return result
-
-
 @pytest.mark.parametrize("seed", range(12))
 def test_planner_agrees_with_brute_force_on_tiny_grids(seed):
     rng = random.Random(seed)
@@ -117,7 +90,7 @@ def test_planner_agrees_with_brute_force_on_tiny_grids(seed):
     )
     cols = 4 if seed % 2 else 3
     found = plan(game.level(1), pieces=seq)
-    truth = brute_force(game.new(), {})
+    truth = winnable_by_search(game.new())
     assert (found is not None) == truth
     if found is not None:
         assert replay(game, found.actions(cols, with_piece=False)).outcome.winners == (0,)
@@ -158,3 +131,10 @@ def test_queue_plans_on_a_generated_level_replay_to_success():
         one = qipan.load("pipemania-classic", levels=1, sequence=",".join(seq))
         assert replay(one, p.actions(level.cols, with_piece=False)).outcome.winners == (0,)
     assert wins >= 1
+
+
+def test_the_reference_search_refuses_an_unknown_piece_sequence():
+    state = make(sequence="").new()  # the dispenser has to draw the first pieces
+    assert state.to_move == CHANCE
+    with pytest.raises(QipanError, match="known piece sequence"):
+        winnable_by_search(state)

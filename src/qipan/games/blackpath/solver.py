@@ -133,6 +133,25 @@ class Solver:
         return 1, None
 
 
+def mover_wins_by_plain_search(state) -> bool:
+    """True if the player to move in ``state`` can force a win, by plain search through the
+    game's own rules (no memo, no shortcuts): the reference the solver is checked and
+    timed against (tests, ``benchmarks/blackpath_solver.py``). Small boards only."""
+    mover = state.to_move
+    for move in state.legal_moves():
+        state.play(move)
+        try:
+            if state.outcome is not None:
+                won = mover in state.outcome.winners
+            else:
+                won = not mover_wins_by_plain_search(state)
+        finally:
+            state.undo()
+        if won:
+            return True
+    return False
+
+
 def solve(rows: int, cols: int, variant: str = "seed", start_arm: str = "horizontal", deadline=None):
     """(winner index, winning first move like ``"a1+"`` or None). See the module docstring."""
     solver = Solver(rows, cols, variant, start_arm)

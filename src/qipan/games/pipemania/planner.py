@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...core import CHANCE, QipanError
 from .board import BY_ID, opposite, pipe_for
 from .level import Level
 
@@ -239,3 +240,35 @@ def plan(level: Level, pieces=None, reservoir_factor: int = 3, max_nodes: int = 
             break
         bound += 4
     return search.result
+
+
+def winnable_by_search(state, memo: dict | None = None) -> bool:
+    """Can player 1 still win this one-player game by placing on empty cells or passing?
+    A memoised search over the game's own moves: the ground truth the planner is checked
+    and timed against on tiny grids (tests, ``benchmarks/pipemania_speed.py``). The piece
+    sequence must be known (``sequence=``): a draw of the dispenser raises QipanError."""
+    if memo is None:
+        memo = {}
+    if state.outcome is not None:
+        return state.outcome.winners == (0,)
+    if state.to_move == CHANCE:
+        raise QipanError("the search needs a known piece sequence: the dispenser draws here")
+    key = state.key()
+    if key in memo:
+        return memo[key]
+    board = state.boards[0]
+    result = False
+    for move in state.legal_moves():
+        if move.data[0] == "place" and board.cells[move.data[1]] is not None:
+            continue  # plans make no replacements
+        if move.text == "h":
+            continue  # hurrying never helps
+        state.play(move)
+        try:
+            result = winnable_by_search(state, memo)
+        finally:
+            state.undo()
+        if result:
+            break
+    memo[key] = result
+    return result
