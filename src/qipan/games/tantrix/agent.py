@@ -327,18 +327,16 @@ def _search(state, player: int, depth: int, alpha: float, beta: float, deadline,
     if deadline is not None and _time.perf_counter() > deadline:
         raise SearchTimeout
     moves = order_moves(state, state.legal_moves())
-    if state.colours[state.to_move] == state.colours[player]:  # ourselves or a doubles partner
-        value = -INF
-        for move in moves:
-            value = max(value, _child(state, move, player, depth - 1, alpha, beta, deadline, weights))
-            alpha = max(alpha, value)
-            if alpha >= beta:
-                break
-        return value
-    value = INF
+    ours = state.colours[state.to_move] == state.colours[player]  # ourselves or a doubles partner
+    value = -INF if ours else INF
     for move in moves:
-        value = min(value, _child(state, move, player, depth - 1, alpha, beta, deadline, weights))
-        beta = min(beta, value)
+        child = _child(state, move, player, depth - 1, alpha, beta, deadline, weights)
+        if ours:
+            value = max(value, child)
+            alpha = max(alpha, value)
+        else:
+            value = min(value, child)
+            beta = min(beta, value)
         if alpha >= beta:
             break
     return value

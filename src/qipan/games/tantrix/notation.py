@@ -52,7 +52,7 @@ def read_placement(text: str) -> tuple[int, tuple[int, int], int, bool]:
     return tile, (q, r), rot, bool(m.group(1))
 
 
-def parse_move(text: str, state) -> Move:
+def parse_move(state, text: str) -> Move:
     """The legal move ``text`` names. Lenient about spaces and case; the ``F`` may be left
     out of a forced fill. NotationError for no move at all, IllegalMove for an illegal one."""
     wanted = " ".join(str(text).split())

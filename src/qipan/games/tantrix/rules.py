@@ -61,7 +61,7 @@ class TantrixGame(Game):
         return TantrixState(self, players)
 
     def parse(self, text: str, state: State) -> Move:
-        return parse_move(text, state)
+        return parse_move(state, text)
 
     def position(self, text: str) -> TantrixState:
         from .position import read_position

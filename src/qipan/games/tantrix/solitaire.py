@@ -59,7 +59,7 @@ class SolitaireGame(Game):
         return SolitaireState(self)
 
     def parse(self, text: str, state: State) -> Move:
-        return parse_move(text, state)
+        return parse_move(state, text)
 
     def position(self, text: str) -> SolitaireState:
         from .position import read_position
