@@ -207,3 +207,44 @@ def test_compiled_mcts_finds_the_winning_mill():
     move, _ = kernel_of(game).mcts(state, iterations=2000, seed=1)
     state.play(move)
     assert state.outcome is not None and state.outcome.winners == (0,)
+
+
+@pytest.mark.parametrize("preset", ["nine-mens-morris", "zhiqi", "six-mens-morris"])
+def test_compiled_alphabeta_has_the_generic_agents_values(preset):
+    from qipan.agents.alphabeta import AlphaBetaAgent
+
+    game = qipan.load(preset)
+    kernel = kernel_of(game)
+    rng = random.Random(4)
+    compared = 0
+    while compared < 12:
+        state = game.new()
+        for _ in range(rng.randrange(8, 50)):
+            if state.outcome is not None:
+                break
+            state.play(rng.choice(state.legal_moves()))
+        if state.outcome is not None or len(state.legal_moves()) < 2:
+            continue
+        for depth in (1, 2, 3):
+            reference = AlphaBetaAgent(depth=depth)
+            reference.choose(state)
+            result = kernel.alphabeta(state, depth=depth)
+            assert result.depth == depth and result.move in state.legal_moves()
+            assert result.score == pytest.approx(reference.last_score, abs=1e-9), (state.position(), depth)
+        compared += 1
+
+
+def test_compiled_alphabeta_stops_at_its_deadline_with_a_move():
+    import time
+
+    game = qipan.load("nine-mens-morris")
+    state = game.new()
+    result = kernel_of(game).alphabeta(state, deadline=time.perf_counter() + 0.2)
+    assert result.move in state.legal_moves() and 1 <= result.depth < 64
+
+
+def test_compiled_alphabeta_wins_a_mill_in_one():
+    game = qipan.load("nine-mens-morris")
+    state = game.position("W:a7,g7,d6,f2 B:a1,g1,c3 to:W")
+    result = kernel_of(game).alphabeta(state, depth=3)
+    assert result.move.text.startswith("d6-d7x") and result.score == 1_000_000 - 1

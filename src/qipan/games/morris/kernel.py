@@ -573,11 +573,18 @@ class MorrisKernel:
 
         return mcts(self, ref, iterations, deadline, seed, exploration, playout_cap)
 
+    def alphabeta(self, ref, depth=None, deadline=None):
+        """Alpha-beta inside the kernel (``kernel_search.alphabeta``): move, score, depth, nodes."""
+        from .kernel_search import alphabeta
+
+        return alphabeta(self, ref, depth, deadline)
+
     def warm_up(self, ref) -> None:
         """Compile (or load from the cache) the kernel's functions by running them once."""
         self.perft(ref, 2)
         self.playouts(ref, 1, 1, 50)
         self.mcts(ref, iterations=8)
+        self.alphabeta(ref, depth=2)
 
 
 def seed_word(seed: int) -> int:

@@ -1,17 +1,21 @@
-"""Search inside the compiled Morris kernel: the evaluation of ``evaluation.py`` and a UCT
+"""Search inside the compiled Morris kernel: the evaluation of ``evaluation.py``; a UCT
 search with the semantics of the generic ``mcts`` agent (per-player reward sums, untried
 moves expanded last-first with the root's shuffled, uniform random playouts cut at
-``playout_cap`` plies and scored by the evaluation, the most visited root move).
+``playout_cap`` plies and scored by the evaluation, the most visited root move); and an
+alpha-beta with the values of the generic ``alphabeta`` agent (the evaluation at the horizon,
+a win ``WIN - ply``), searched as PVS with iterative deepening, a transposition table on the
+exact position key, killer moves and a history table.
 
-The tree lives in arrays that the Python side grows and keeps between batches of
-iterations, so a time limit is checked between batches (Numba has no clock)."""
+The UCT tree lives in arrays that the Python side grows and keeps between batches of
+iterations, so a time limit is checked between batches; alpha-beta reads the clock every
+1,024 nodes (a Numba ``objmode`` block)."""
 
 from __future__ import annotations
 
 import math
 import time
 
-from ...fast import njit, np
+from ...fast import HAVE_NUMBA, njit, np
 from .kernel import (
     _P_FLY_AT,
     _P_FULL,
@@ -28,10 +32,12 @@ from .kernel import (
     S_HIST_LEN,
     S_RESULT,
     S_TO_MOVE,
+    closers,
     in_mills,
     legal_moves,
     play,
     popcount,
+    position_key,
     rand_below,
     seed_word,
 )
@@ -264,3 +270,290 @@ def mcts(kernel, state, iterations=None, deadline=None, seed=0, exploration=1.4,
     if done == 0:  # a deadline already past: one iteration, so there is a move to return
         done = mcts_run(*args, tree.nodes, tree.stats, tree.pool, tree.meta, rng, 1, exploration, playout_cap)
     return kernel.move(int(mcts_best(tree.nodes, tree.stats, state.to_move))), done
+
+
+# -- alpha-beta ----------------------------------------------------------------------------------
+WIN = 1_000_000.0
+INF = 1e18
+EXACT, LOWER, UPPER = 0, 1, 2
+MAX_PLY = 66
+# ``counters``: nodes searched, aborted (the deadline passed), deadline in perf_counter seconds
+# times 1e6 (0: none).
+C_NODES, C_ABORT, C_DEADLINE = 0, 1, 2
+
+if HAVE_NUMBA:
+    import numba
+    from numba import objmode
+
+    def _njit_gil(fn):
+        """Compile ``fn`` holding the GIL: the clock's ``objmode`` block needs it (``njit``
+        releases it, and objmode inside a nogil function crashes)."""
+        return numba.njit(cache=True)(fn)
+
+    @_njit_gil
+    def _now_us():
+        with objmode(t="int64"):
+            t = int(time.perf_counter() * 1e6)
+        return t
+
+else:  # never compiled nor called without Numba; the reference agents play then
+
+    def _njit_gil(fn):
+        return fn
+
+    def _now_us():
+        return int(time.perf_counter() * 1e6)
+
+
+@njit
+def _tt_index(key, mask):
+    return ((key * np.int64(-7046029254386353131)) >> np.int64(20)) & mask
+
+
+@njit
+def _order(pt, lines, par, s, moves, scores, n, tt_move, killers, history, ply):
+    """Scores for trying the moves best first: the table's move, removals (more stones
+    first), killers, blocks of the opponent's mill points, then the history table."""
+    c = s[S_TO_MOVE]
+    opp = s[S_BB0 + 1 - c]
+    empty = par[_P_FULL] ^ (s[S_BB0] | s[S_BB1])
+    threats = closers(lines, par[_P_NLINES], opp) & empty
+    for i in range(n):
+        code = moves[i]
+        removed = code >> 10
+        to = (code >> 5 & 31) - 1
+        if code == tt_move:
+            score = 1 << 40
+        elif removed:
+            score = (1 << 36) + popcount(removed)
+        elif code == killers[ply, 0]:
+            score = 1 << 34
+        elif code == killers[ply, 1]:
+            score = (1 << 34) - 1
+        elif to >= 0 and threats >> to & 1:
+            score = 1 << 32
+        else:
+            score = history[code & 1023]
+        scores[i] = score
+
+
+@_njit_gil
+def _search(
+    pt,
+    lines,
+    par,
+    s,
+    depth,
+    alpha,
+    beta,
+    ply,
+    player,
+    tt_keys,
+    tt_ints,
+    tt_vals,
+    killers,
+    history,
+    bufs,
+    scores,
+    saved,
+    counters,
+):
+    """Negamax value of ``s`` for ``player`` (the side to move here, or the side that would
+    have moved in a finished game)."""
+    counters[C_NODES] += 1
+    if counters[C_DEADLINE] and counters[C_NODES] & 1023 == 0 and _now_us() > counters[C_DEADLINE]:
+        counters[C_ABORT] = 1
+    if counters[C_ABORT]:
+        return 0.0
+    r = s[S_RESULT]
+    if r != ONGOING:
+        if r == 2:
+            return 0.0
+        return WIN - ply if r == player else -WIN + ply
+    if depth <= 0:
+        return evaluate(pt, lines, par, s, player)
+    key = position_key(s)
+    mask = tt_keys.shape[0] - 1
+    idx = _tt_index(key, mask)
+    tt_move = -1
+    if tt_keys[idx] == key:
+        tt_move = tt_ints[idx, 2]
+        if tt_ints[idx, 0] >= depth:
+            flag = tt_ints[idx, 1]
+            value = tt_vals[idx]
+            if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
+                return value
+    moves = bufs[ply]
+    n = legal_moves(pt, lines, par, s, moves)
+    sc = scores[ply]
+    _order(pt, lines, par, s, moves, sc, n, tt_move, killers, history, ply)
+    keep = saved[ply]
+    keep[:] = s[:HEADER]
+    alpha0 = alpha
+    best = -INF
+    best_move = moves[0]
+    for i in range(n):
+        k = i  # selection sort, one step per move: most nodes cut after a few moves
+        for j in range(i + 1, n):
+            if sc[j] > sc[k]:
+                k = j
+        moves[i], moves[k] = moves[k], moves[i]
+        sc[i], sc[k] = sc[k], sc[i]
+        code = moves[i]
+        play(pt, par, s, code)
+        if i == 0:
+            v = -_search(
+                pt,
+                lines,
+                par,
+                s,
+                depth - 1,
+                -beta,
+                -alpha,
+                ply + 1,
+                1 - player,
+                tt_keys,
+                tt_ints,
+                tt_vals,
+                killers,
+                history,
+                bufs,
+                scores,
+                saved,
+                counters,
+            )
+        else:  # a null window first: does this move beat the best so far at all?
+            v = -_search(
+                pt,
+                lines,
+                par,
+                s,
+                depth - 1,
+                -alpha - 1e-9,
+                -alpha,
+                ply + 1,
+                1 - player,
+                tt_keys,
+                tt_ints,
+                tt_vals,
+                killers,
+                history,
+                bufs,
+                scores,
+                saved,
+                counters,
+            )
+            if alpha < v < beta:
+                s[:HEADER] = keep
+                play(pt, par, s, code)
+                v = -_search(
+                    pt,
+                    lines,
+                    par,
+                    s,
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    1 - player,
+                    tt_keys,
+                    tt_ints,
+                    tt_vals,
+                    killers,
+                    history,
+                    bufs,
+                    scores,
+                    saved,
+                    counters,
+                )
+        s[:HEADER] = keep
+        if counters[C_ABORT]:
+            return 0.0
+        if v > best:
+            best = v
+            best_move = code
+        if v > alpha:
+            alpha = v
+        if alpha >= beta:
+            if code >> 10 == 0:
+                if killers[ply, 0] != code:
+                    killers[ply, 1] = killers[ply, 0]
+                    killers[ply, 0] = code
+                history[code & 1023] += depth * depth
+            break
+    flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+    tt_keys[idx] = key
+    tt_ints[idx, 0] = depth
+    tt_ints[idx, 1] = flag
+    tt_ints[idx, 2] = best_move
+    tt_vals[idx] = best
+    return best
+
+
+@_njit_gil
+def alphabeta_depth(pt, lines, par, s, depth, tt_keys, tt_ints, tt_vals, killers, history, counters):
+    """One iteration of the deepening: (value for the side to move, best move, completed)."""
+    bufs = np.empty((MAX_PLY, MAX_MOVES), np.int64)
+    scores = np.empty((MAX_PLY, MAX_MOVES), np.int64)
+    saved = np.empty((MAX_PLY, HEADER), np.int64)
+    work = s.copy()
+    player = s[S_TO_MOVE]
+    value = _search(
+        pt,
+        lines,
+        par,
+        work,
+        depth,
+        -INF,
+        INF,
+        0,
+        player,
+        tt_keys,
+        tt_ints,
+        tt_vals,
+        killers,
+        history,
+        bufs,
+        scores,
+        saved,
+        counters,
+    )
+    if counters[C_ABORT]:
+        return 0.0, 0, False
+    idx = _tt_index(position_key(s), tt_keys.shape[0] - 1)
+    return value, tt_ints[idx, 2], True
+
+
+class AlphaBetaResult:
+    __slots__ = ("move", "score", "depth", "nodes")
+
+    def __init__(self, move, score, depth, nodes):
+        self.move, self.score, self.depth, self.nodes = move, score, depth, nodes
+
+
+def alphabeta(kernel, state, depth=None, deadline=None, table_bits: int = 18) -> AlphaBetaResult:
+    """Iterative deepening to ``depth`` (default 64) or until ``time.perf_counter()`` passes
+    ``deadline``; the move of the deepest completed iteration (score for the side to move)."""
+    s = kernel.state(state)
+    size = 1 << table_bits
+    tt_keys = np.full(size, -1, np.int64)
+    tt_ints = np.zeros((size, 3), np.int64)
+    tt_vals = np.zeros(size, np.float64)
+    killers = np.zeros((MAX_PLY, 2), np.int64)
+    history = np.zeros(1024, np.int64)
+    counters = np.zeros(3, np.int64)
+    if deadline is not None:
+        counters[C_DEADLINE] = max(1, int(deadline * 1e6))
+    moves = kernel.legal(s)
+    result = AlphaBetaResult(kernel.move(moves[0]), 0.0, 0, 0)
+    for d in range(1, min(depth or 64, MAX_PLY - 2) + 1):
+        value, code, completed = alphabeta_depth(
+            kernel.pt, kernel.lines, kernel.par, s, d, tt_keys, tt_ints, tt_vals, killers, history, counters
+        )
+        result.nodes = int(counters[C_NODES])
+        if not completed:
+            break
+        result.move, result.score, result.depth = kernel.move(int(code)), float(value), d
+        if abs(value) >= WIN - 1000:
+            break
+    return result
