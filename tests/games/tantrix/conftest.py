@@ -32,6 +32,31 @@ def play_random(state, seed: int, stop=None):
     return state
 
 
+def draw(state, tile: int) -> None:
+    """Draw ``tile`` at a chance node."""
+    assert state.to_move == CHANCE
+    state.play(f"+{tile}")
+
+
+def decisions(players: int, seed: int, min_board: int = 6):
+    """Yield (state) at the player decisions of a seeded random game."""
+    state = make().new(players=players)
+    rng = random.Random(seed)
+    while state.outcome is None:
+        if state.to_move == CHANCE:
+            resolve_chance(state, rng)
+            continue
+        if len(state.board) >= min_board:
+            yield state
+        state.play(rng.choice(state.legal_moves()))
+
+
+def after(state, move):
+    s = state.copy()
+    s.play(move)
+    return s
+
+
 @pytest.fixture(scope="session")
 def scenarios():
     data = json.loads((DATA / "tantrix_test_positions.json").read_text())

@@ -18,8 +18,7 @@ from qipan.games.tantrix.playouts import (
     playout_result,
 )
 
-from .conftest import make, play_random
-from .test_agent import decisions
+from .conftest import decisions, make, play_random
 
 WON = Outcome((0,), (20.0, 10.0), "all tiles are placed")
 LOST = Outcome((1,), (10.0, 20.0), "all tiles are placed")
