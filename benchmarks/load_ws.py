@@ -37,7 +37,11 @@ def free_port() -> int:
 
 def start_server(db: str) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    code = f"import qipan.server; qipan.server.run(port={port}, db={db!r}, log_level='warning')"
+    # No rate limits: every client of this load test comes from 127.0.0.1.
+    code = (
+        "import qipan.server; from qipan.server.limits import Limits; "
+        f"qipan.server.run(port={port}, db={db!r}, log_level='warning', limits=Limits.unlimited_rates())"
+    )
     proc = subprocess.Popen([sys.executable, "-c", code])
     base = f"http://127.0.0.1:{port}"
     for _ in range(600):
@@ -92,7 +96,11 @@ async def setup_game(
     created = r.json()
     players, tasks = [], []
     for seat in sorted(created["seats"], key=lambda s: s["seat"]):
-        ws = await connect(f"{ws_base}/ws/games/{created['id']}?token={seat['token']}", max_size=1 << 22)
+        ws = await connect(
+            f"{ws_base}/ws/games/{created['id']}",
+            additional_headers={"Authorization": f"Bearer {seat['token']}"},
+            max_size=1 << 22,
+        )
         player = Player(ws)
         tasks.append(asyncio.create_task(player.read()))
         players.append(player)

@@ -267,7 +267,6 @@ def restart_after(sqlite_url, gid, thought: float, down: float):
     server went down and that it stayed down ``down`` seconds; start it again."""
     import time
 
-    import sqlalchemy as sa
     from fastapi.testclient import TestClient
 
     from qipan.server import create_app
@@ -299,3 +298,105 @@ def test_a_restart_keeps_the_time_used_and_does_not_count_the_downtime(sqlite_ur
         # Within a second of the heartbeat and of this test's own steps.
         assert 30 - thought - 1.5 <= left <= 30 - thought + 0.1, left
         assert s["clock"]["remaining"][0] > 29  # Ann's clock is not running
+
+
+# -- 8. rate limits, tokens out of URLs, short error messages --------------------------------
+def limited_client(sqlite_url, **limits):
+    from fastapi.testclient import TestClient
+
+    from qipan.server import create_app
+    from qipan.server.limits import Limits
+
+    return TestClient(create_app(sqlite_url, limits=Limits(**limits)))
+
+
+def test_http_requests_are_limited_per_address(sqlite_url):
+    with limited_client(sqlite_url, http_rate=0.5, http_burst=3) as client:
+        replies = [client.get("/api/games") for _ in range(8)]
+    assert [r.status_code for r in replies[:3]] == [200, 200, 200]
+    refused = [r for r in replies[3:] if r.status_code == 429]
+    assert refused and "too many requests" in refused[0].json()["error"]
+    assert int(refused[0].headers["retry-after"]) >= 1
+
+
+def test_socket_messages_are_limited_per_connection_and_it_stays_open(sqlite_url):
+    with limited_client(sqlite_url, ws_rate=0.5, ws_burst=3) as client:
+        gid, _ = create(client, [{"kind": "human", "join": True}, {"kind": "human", "join": True}])
+        with client.websocket_connect(f"/ws/games/{gid}") as ws:
+            ws.receive_json()
+            ws.receive_json()
+            for i in range(8):
+                ws.send_json({"type": "ping", "id": i})
+            replies = [ws.receive_json() for _ in range(8)]
+    assert [r["type"] for r in replies[:3]] == ["pong"] * 3
+    refused = [r for r in replies[3:] if r["type"] == "error"]
+    assert refused and refused[0]["status"] == 429 and refused[0]["id"] is not None
+
+
+def test_socket_messages_are_limited_per_address(sqlite_url):
+    with limited_client(sqlite_url, ws_address_rate=0.5, ws_address_burst=4) as client:
+        gid, _ = create(client, [{"kind": "human", "join": True}, {"kind": "human", "join": True}])
+        with (
+            client.websocket_connect(f"/ws/games/{gid}") as a,
+            client.websocket_connect(f"/ws/games/{gid}") as b,
+        ):
+            for ws in (a, b):
+                ws.receive_json()
+                ws.receive_json()
+            kinds = []
+            for i in range(4):
+                for ws in (a, b):
+                    ws.send_json({"type": "ping", "id": i})
+                    kinds.append(ws.receive_json()["type"])
+    assert kinds[:4] == ["pong"] * 4 and "error" in kinds[4:]
+
+
+def test_tokens_in_urls_are_refused(client):
+    gid, (ann, _) = create(client, [{"kind": "human", "join": True}, {"kind": "human", "join": True}])
+    r = client.post(f"/api/games/{gid}/move?token={ann}", json={"move": "a1", "ply": 0})
+    assert r.status_code == 400 and "Authorization" in r.json()["error"]
+    assert client.get(f"/api/games/{gid}").json()["ply"] == 0
+    with client.websocket_connect(f"/ws/games/{gid}?token={ann}") as ws:
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and reply["status"] == 400 and "auth" in reply["error"]
+
+
+def test_a_socket_takes_its_seat_from_the_first_message_or_a_header(client):
+    gid, (ann, bob) = create(client, [{"kind": "human", "join": True}, {"kind": "human", "join": True}])
+    with client.websocket_connect(f"/ws/games/{gid}") as ws:
+        assert ws.receive_json() == {"type": "hello", "seat": None}
+        ws.receive_json()
+        ws.send_json({"type": "auth", "token": ann})
+        assert ws.receive_json() == {"type": "hello", "seat": 0}
+        ws.send_json({"type": "move", "move": "a1", "ply": 0, "id": 1})
+        for _ in range(10):
+            if ws.receive_json() == {"type": "ok", "id": 1}:
+                break
+        else:
+            raise AssertionError("the move was not acknowledged")
+        ws.send_json({"type": "auth", "token": "forged"})
+        for _ in range(10):
+            reply = ws.receive_json()
+            if reply["type"] == "error":
+                assert reply["status"] == 401
+                break
+    with client.websocket_connect(f"/ws/games/{gid}", headers=bearer(bob)) as ws:
+        assert ws.receive_json() == {"type": "hello", "seat": 1}
+    assert client.get(f"/api/games/{gid}").json()["ply"] == 1
+
+
+def test_errors_do_not_echo_long_inputs(client):
+    gid, (ann, _) = create(client, [{"kind": "human", "join": True}, {"kind": "human", "join": True}])
+    long = "q" * 60_000
+    r = client.post(f"/api/games/{gid}/move", json={"move": long, "ply": 0}, headers=bearer(ann))
+    assert r.status_code == 400 and len(r.json()["error"]) < 400
+    r = client.post("/api/games", json={"game": long})
+    assert r.status_code == 400 and len(r.json()["error"]) < 400
+    r = client.post("/api/games", json={"game": "toy-ttt", "seats": [{"kind": "bot", "agent": long}, {}]})
+    assert r.status_code == 400 and len(r.json()["error"]) < 400
+    with client.websocket_connect(f"/ws/games/{gid}", headers=bearer(ann)) as ws:
+        ws.receive_json()
+        ws.receive_json()
+        ws.send_json({"type": long})
+        reply = next(m for m in iter(ws.receive_json, None) if m["type"] == "error")
+        assert len(reply["error"]) < 400

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server_helpers import two_humans  # noqa: E402
+from server_helpers import bearer, two_humans  # noqa: E402
 
 
 def until(ws, predicate):
@@ -27,8 +27,8 @@ def state_at(ply):
 def test_two_players_and_a_spectator(client):
     gid, (ann, bob) = two_humans(client)
     with (
-        client.websocket_connect(f"/ws/games/{gid}?token={ann}") as a,
-        client.websocket_connect(f"/ws/games/{gid}?token={bob}") as b,
+        client.websocket_connect(f"/ws/games/{gid}", headers=bearer(ann)) as a,
+        client.websocket_connect(f"/ws/games/{gid}", headers=bearer(bob)) as b,
         client.websocket_connect(f"/ws/games/{gid}") as spectator,
     ):
         assert a.receive_json() == {"type": "hello", "seat": 0}
@@ -48,8 +48,8 @@ def test_two_players_and_a_spectator(client):
 def test_errors_go_to_the_sender_only_and_change_nothing(client):
     gid, (ann, bob) = two_humans(client)
     with (
-        client.websocket_connect(f"/ws/games/{gid}?token={ann}") as a,
-        client.websocket_connect(f"/ws/games/{gid}?token={bob}") as b,
+        client.websocket_connect(f"/ws/games/{gid}", headers=bearer(ann)) as a,
+        client.websocket_connect(f"/ws/games/{gid}", headers=bearer(bob)) as b,
         client.websocket_connect(f"/ws/games/{gid}") as spectator,
     ):
         until(a, state_at(0))
@@ -92,8 +92,8 @@ def test_errors_go_to_the_sender_only_and_change_nothing(client):
 def test_resign_draw_and_undo_over_websocket(client):
     gid, (ann, bob) = two_humans(client)
     with (
-        client.websocket_connect(f"/ws/games/{gid}?token={ann}") as a,
-        client.websocket_connect(f"/ws/games/{gid}?token={bob}") as b,
+        client.websocket_connect(f"/ws/games/{gid}", headers=bearer(ann)) as a,
+        client.websocket_connect(f"/ws/games/{gid}", headers=bearer(bob)) as b,
     ):
         until(a, state_at(0))
         a.send_json({"type": "move", "move": "a1", "ply": 0})
@@ -114,14 +114,14 @@ def test_unknown_game_and_bad_token_are_refused(client):
         message = ws.receive_json()
         assert message["type"] == "error" and message["status"] == 404
     gid, _ = two_humans(client)
-    with client.websocket_connect(f"/ws/games/{gid}?token=forged") as ws:
+    with client.websocket_connect(f"/ws/games/{gid}", headers=bearer("forged")) as ws:
         assert ws.receive_json()["status"] == 401
 
 
 def test_presence_is_shown(client):
     gid, (ann, bob) = two_humans(client)
-    with client.websocket_connect(f"/ws/games/{gid}?token={ann}") as a:
+    with client.websocket_connect(f"/ws/games/{gid}", headers=bearer(ann)) as a:
         until(a, lambda m: m["type"] == "state" and m["seats"][0]["online"] and not m["seats"][1]["online"])
-        with client.websocket_connect(f"/ws/games/{gid}?token={bob}"):
+        with client.websocket_connect(f"/ws/games/{gid}", headers=bearer(bob)):
             until(a, lambda m: m["type"] == "state" and m["seats"][1]["online"])
         until(a, lambda m: m["type"] == "state" and not m["seats"][1]["online"])

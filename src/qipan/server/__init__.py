@@ -8,8 +8,11 @@ from .app import create_app
 __all__ = ["create_app", "run"]
 
 
-def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, log_level: str = "info") -> None:
-    """Serve the app with uvicorn until interrupted (``qipan serve``)."""
+def run(
+    host: str = "127.0.0.1", port: int = 8000, db: str | None = None, log_level: str = "info", limits=None
+) -> None:
+    """Serve the app with uvicorn until interrupted (``qipan serve``); ``limits`` is a
+    ``qipan.server.limits.Limits`` (the defaults otherwise)."""
     import sys
 
     import uvicorn
@@ -20,7 +23,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None, log_le
 
     # No per-message deflate: on a LAN or loopback it costs more CPU than it saves.
     uvicorn.run(
-        create_app(db),
+        create_app(db, limits=limits),
         host=host,
         port=port,
         log_level=log_level,

@@ -20,7 +20,7 @@ from .. import agents as _agents
 from ..core import load, specs
 from .errors import ApiError
 from .inputs import parse_json
-from .limits import BodyLimit, Limits
+from .limits import BodyLimit, Limits, RateLimit, TokenBuckets
 from .manager import Connection, Manager
 from .site import Site
 from .site_api import site_router
@@ -50,7 +50,11 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits |
             storage.close()
 
     app = FastAPI(title="qipan", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
-    app.add_middleware(BodyLimit, limits=limits or Limits())
+    limits = limits or Limits()
+    app.add_middleware(BodyLimit, limits=limits)
+    app.add_middleware(RateLimit, limits=limits)  # added last, so it runs first
+    # WebSocket messages per client address, over all of its connections.
+    socket_addresses = TokenBuckets(limits.ws_address_rate, limits.ws_address_burst)
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -166,10 +170,17 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits |
     # -- WebSocket ---------------------------------------------------------------------
     @app.websocket("/ws/games/{game_id}")
     async def game_socket(ws: WebSocket, game_id: str) -> None:
+        """A seat's token comes in an Authorization header or in the first message,
+        ``{"type": "auth", "token": ...}`` (browsers cannot set headers), never in the URL:
+        URLs end up in access logs."""
         mgr: Manager = ws.app.state.manager
         await ws.accept()
-        token = ws.query_params.get("token")
+        address = ws.client.host if ws.client else "unknown"
+        own = TokenBuckets(limits.ws_rate, limits.ws_burst)
         try:
+            if "token" in ws.query_params:
+                raise ApiError(400, TOKEN_IN_URL + ' (or a first message {"type": "auth", "token": ...})')
+            token = _bearer(ws.headers.get("authorization", ""))
             session = await mgr.get(game_id)
             seat = session.seat_of(token)
         except ApiError as exc:
@@ -190,6 +201,29 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits |
                 raw = message.get("text")
                 if raw is None:  # a binary frame: read it as UTF-8 JSON too
                     raw = (message.get("bytes") or b"").decode("utf-8", "replace")
+                wait = own.wait(None) or socket_addresses.wait(address)
+                if wait:  # refused unread; the connection stays open
+                    reply = {"type": "error", "status": 429, "error": f"too many messages: wait {wait:.1f} s"}
+                    reply["id"] = _message_id(raw)
+                    await ws.send_text(json.dumps(reply))
+                    continue
+                auth = _auth_message(raw)
+                if auth is not None:
+                    try:
+                        seat = session.seat_of(auth)
+                    except ApiError as exc:
+                        await ws.send_text(
+                            json.dumps({"type": "error", "status": exc.status, "error": exc.message})
+                        )
+                        continue
+                    token = auth
+                    mgr.unsubscribe(game_id, conn)
+                    conn = Connection(ws.send_text, seat)
+                    first = mgr.subscribe(session, conn)
+                    await ws.send_text(json.dumps({"type": "hello", "seat": seat}))
+                    await ws.send_text(first)
+                    mgr._spawn(mgr.broadcast(session))
+                    continue
                 reply = await _ws_action(mgr, game_id, token, raw)
                 if reply is not None:
                     await ws.send_text(json.dumps(reply))
@@ -257,11 +291,43 @@ async def _ws_action(mgr: Manager, game_id: str, token: str | None, raw: str) ->
         return {"type": "error", "status": exc.status, "error": exc.message, "id": request_id}
 
 
+TOKEN_IN_URL = "send the seat token in an Authorization: Bearer header, not in the URL"
+
+
 def _token(request: Request) -> str | None:
-    auth = request.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip() or None
-    return request.query_params.get("token") or None
+    if "token" in request.query_params:  # URLs are logged; a token there is leaked
+        raise ApiError(400, TOKEN_IN_URL)
+    return _bearer(request.headers.get("authorization", ""))
+
+
+def _bearer(header: str) -> str | None:
+    if header.lower().startswith("bearer "):
+        return header[7:].strip() or None
+    return None
+
+
+def _auth_message(raw: str) -> str | None:
+    """The token of a ``{"type": "auth", "token": ...}`` message, else None."""
+    if '"auth"' not in raw:
+        return None
+    try:
+        data = parse_json(raw)
+    except ApiError:
+        return None
+    if isinstance(data, dict) and data.get("type") == "auth" and isinstance(data.get("token"), str):
+        return data["token"]
+    return None
+
+
+def _message_id(raw: str) -> Any:
+    """The id of a refused message, if it is cheap to read (short and well formed)."""
+    if len(raw) > 1024:
+        return None
+    try:
+        data = parse_json(raw)
+    except ApiError:
+        return None
+    return data.get("id") if isinstance(data, dict) else None
 
 
 async def _body(request: Request, allow_empty: bool = False) -> dict[str, Any]:

@@ -1,14 +1,20 @@
-"""Limits on what one client may make the server do: request body size and read time.
+"""Limits on what one client may make the server do: request body size and read time, and
+how many requests and WebSocket messages per second.
 
-A pure ASGI middleware, so it covers every route (also the ones other modules add) before
-the route runs: a body announced larger than the limit is refused without reading it, a
+Pure ASGI middleware, so they cover every route (also the ones other modules add) before
+the route runs. A body announced larger than the limit is refused without reading it, a
 streamed body is refused as soon as it passes the limit, and a body that stops arriving
-is refused after ``body_timeout`` seconds rather than holding its connection forever."""
+is refused after ``body_timeout`` seconds rather than holding its connection forever.
+Rates are token buckets: per client address for HTTP requests and WebSocket handshakes
+(429 with Retry-After), per connection and per address for WebSocket messages (an error
+message; the connection stays open)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import math
+import time
 from dataclasses import dataclass
 
 
@@ -18,6 +24,76 @@ class Limits:
     max_body: int = 64 * 1024
     #: Seconds a client has to send the whole body once the headers are in.
     body_timeout: float = 10.0
+    #: HTTP requests (and WebSocket handshakes) per second per client address, and the
+    #: burst allowed above it (a page load fetches a dozen files). None: no limit.
+    http_rate: float | None = 50.0
+    http_burst: int = 200
+    #: WebSocket messages per second on one connection, and per address over all of its
+    #: connections (several players in one browser, or behind one router).
+    ws_rate: float | None = 20.0
+    ws_burst: int = 40
+    ws_address_rate: float | None = 200.0
+    ws_address_burst: int = 400
+
+    @classmethod
+    def unlimited_rates(cls) -> Limits:
+        """No rate limits (load tests from one address on loopback); sizes still apply."""
+        return cls(http_rate=None, ws_rate=None, ws_address_rate=None)
+
+
+class TokenBuckets:
+    """One token bucket per key: ``rate`` tokens a second, at most ``burst`` saved up."""
+
+    #: Keys kept at most; beyond that, buckets that have filled up again are dropped.
+    MAX_KEYS = 50_000
+
+    def __init__(self, rate: float | None, burst: int):
+        self.rate, self.burst = rate, burst
+        self.buckets: dict[object, tuple[float, float]] = {}
+
+    def wait(self, key: object, now: float | None = None) -> float:
+        """0 if ``key`` may act now (and takes a token), else the seconds until it may."""
+        if self.rate is None:
+            return 0.0
+        now = time.monotonic() if now is None else now
+        tokens, last = self.buckets.get(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+        if tokens < 1.0:
+            self.buckets[key] = (tokens, now)
+            return (1.0 - tokens) / self.rate
+        self.buckets[key] = (tokens - 1.0, now)
+        if len(self.buckets) > self.MAX_KEYS:
+            self._forget_full(now)
+        return 0.0
+
+    def _forget_full(self, now: float) -> None:
+        full = [k for k, (t, last) in self.buckets.items() if t + (now - last) * self.rate >= self.burst]
+        for key in full:
+            del self.buckets[key]
+
+
+def client_address(scope) -> str:
+    client = scope.get("client")
+    return client[0] if client else "unknown"
+
+
+class RateLimit:
+    """HTTP requests and WebSocket handshakes per client address."""
+
+    def __init__(self, app, limits: Limits):
+        self.app = app
+        self.buckets = TokenBuckets(limits.http_rate, limits.http_burst)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] in ("http", "websocket"):
+            wait = self.buckets.wait(client_address(scope))
+            if wait:
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 4429})
+                else:
+                    await _refuse(send, 429, f"too many requests: try again in {wait:.1f} s", retry=wait)
+                return
+        await self.app(scope, receive, send)
 
 
 class BodyLimit:
@@ -77,18 +153,15 @@ def _content_length(scope) -> int | None:
     return None
 
 
-async def _refuse(send, status: int, message: str) -> None:
+async def _refuse(send, status: int, message: str, retry: float | None = None) -> None:
     body = json.dumps({"error": message}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            # The unread rest of the body must not be taken for the next request.
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
+    # The unread rest of a body must not be taken for the next request: close.
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
+    ]
+    if retry is not None:
+        headers.append((b"retry-after", str(math.ceil(retry)).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

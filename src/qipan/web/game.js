@@ -269,8 +269,9 @@ async function onState(message) {
 function connect() {
   const info = seatInfo();
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const query = info && info.token ? `?token=${encodeURIComponent(info.token)}` : "";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}${query}`);
+  socket = new WebSocket(`${scheme}://${location.host}/ws/games/${gameId}`);
+  // The seat's token goes in the first message, never in the URL (URLs reach logs).
+  if (info && info.token) socket.onopen = () => socket.send(JSON.stringify({ type: "auth", token: info.token }));
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") onState(message);
