@@ -72,11 +72,8 @@ def captured_count(state: PenteState, i: int, p: int) -> int:
 
 def wins_at(state: PenteState, i: int, p: int) -> bool:
     """Whether ``p`` placing on empty ``i`` wins at once (line or capture count)."""
-    need, exact, me = state.game.win_length, state.game.exact, p + 1
-    for d in state.geom.dirs4:
-        n = state.run_length(i, d, me)
-        if n == need or (n > need and not exact):
-            return True
+    if state.line_wins(i, p + 1):
+        return True
     if state.team_captures(p) + 8 >= CAPTURE_TARGET or state.captures[p] + 8 >= CAPTURE_TARGET:
         return state.team_captures(p) + captured_count(state, i, p) >= CAPTURE_TARGET
     return False

@@ -72,21 +72,7 @@ class PlayedGame:
 
 def runs(state: PenteState, player: int, length: int) -> int:
     """Maximal runs of exactly ``length`` stones of ``player`` in the four directions."""
-    cells, me, g = state.cells, player + 1, state.geom
-    count = 0
-    for i in g.points:
-        if cells[i] != me:
-            continue
-        for d in g.dirs4:
-            if cells[i - d] == me:
-                continue
-            n, j = 1, i + d
-            while cells[j] == me:
-                n += 1
-                j += d
-            if n == length:
-                count += 1
-    return count
+    return sum(1 for n in state.run_lengths(player) if n == length)
 
 
 def mode(game: PenteGame, players: int) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
+from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
@@ -155,8 +156,9 @@ class PenteState(State):
             j -= d
         return n
 
-    def _line_wins(self, i: int, me: int) -> bool:
-        """Whether the stone of ``me`` on ``i`` is part of a qualifying line."""
+    def line_wins(self, i: int, me: int) -> bool:
+        """Whether a stone of cell value ``me`` on ``i`` is (or, on an empty ``i``, would be)
+        part of a qualifying line."""
         need, exact = self.game.win_length, self.game.exact
         for d in self.geom.dirs4:
             n = self.run_length(i, d, me)
@@ -164,10 +166,10 @@ class PenteState(State):
                 return True
         return False
 
-    def has_line(self, player: int) -> bool:
-        """Whether ``player`` owns a qualifying line anywhere (full scan)."""
+    def run_lengths(self, player: int) -> Iterator[int]:
+        """The length of every maximal run of ``player``'s stones in the four directions
+        (a lone stone is a run of 1 in each)."""
         cells, me = self.cells, player + 1
-        need, exact = self.game.win_length, self.game.exact
         for i in self.geom.points:
             if cells[i] != me:
                 continue
@@ -178,9 +180,12 @@ class PenteState(State):
                 while cells[j] == me:
                     n += 1
                     j += d
-                if n == need or (n > need and not exact):
-                    return True
-        return False
+                yield n
+
+    def has_line(self, player: int) -> bool:
+        """Whether ``player`` owns a qualifying line anywhere (full scan)."""
+        need, exact = self.game.win_length, self.game.exact
+        return any(n == need or (n > need and not exact) for n in self.run_lengths(player))
 
     def open_tria_lines(self, player: int) -> int:
         """How many board lines hold an open tria of ``player``: one more stone on the line
@@ -338,7 +343,7 @@ class PenteState(State):
 
     def _decide(self, i: int, p: int, me: int) -> None:
         game = self.game
-        made_line = self._line_wins(i, me)
+        made_line = self.line_wins(i, me)
         if not made_line and self.maybe_line >> p & 1:
             made_line = self.has_line(p)
         self.maybe_line &= ~(1 << p)
