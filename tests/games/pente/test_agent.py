@@ -154,3 +154,14 @@ def test_team_game_blocks_the_next_enemy():
     state.play(agent().choose(state))
     state.to_move = 1
     assert wins_next(state, 1) == []
+
+
+def test_the_declared_defaults_are_the_constructor_defaults():
+    import inspect
+
+    from qipan.games.pente.agent import PenteAgent
+
+    signature = inspect.signature(PenteAgent)
+    declared = {o.name: o.default for o in agent_spec("pente").options}
+    assert declared == {name: signature.parameters[name].default for name in declared}
+    assert set(signature.parameters) == set(declared) | {"time", "iterations", "depth", "seed"}
