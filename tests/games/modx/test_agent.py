@@ -120,3 +120,14 @@ def test_turns_left_counts_down_to_exhaustion():
     assert turns_left(state) == [1, 1]
     state.supply_x = [3, 1]
     assert turns_left(state) == [0, 1]
+
+
+def test_the_declared_defaults_are_the_constructor_defaults():
+    import inspect
+
+    from qipan.games.modx.agent import ModXAgent
+
+    signature = inspect.signature(ModXAgent)
+    declared = {o.name: o.default for o in agent_spec("modx").options}
+    assert declared == {name: signature.parameters[name].default for name in declared}
+    assert set(signature.parameters) == set(declared) | {"time", "iterations", "depth", "seed"}
