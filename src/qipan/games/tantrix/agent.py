@@ -1,4 +1,4 @@
-"""The Tantrix agent (``qipan.agents.load("tantrix")``), for 2-4 players.
+"""The Tantrix agent (``qipan.agents.load("tantrix")``), for 2-4 players and the puzzles.
 
 It tries each legal placement (forced fills and free moves alike, so it always respects
 the restriction rules: it only ever picks legal moves) and keeps the one with the best
@@ -24,7 +24,9 @@ Once the last tile is drawn the game has no more chance and the agent searches i
 (``endgame_move`` below: alpha-beta, deeper as time allows, to the end of the game if it
 can). The endgame search lives here because it is one branch of this agent's choice with no
 other caller; the playouts are a module of their own (``playouts.py``): a Monte Carlo stage
-with its own policy, result scoring and tuning constants, tested on its own."""
+with its own policy, result scoring and tuning constants, tested on its own.
+
+In the solitaire puzzles it plays a placement of a solver solution (``solitaire_move``)."""
 
 from __future__ import annotations
 
