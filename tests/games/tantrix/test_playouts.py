@@ -100,18 +100,29 @@ def test_agent_plays_out_free_moves_and_fills(monkeypatch):
         if FREE in steps and steps - {FREE}:
             break
     assert FREE in steps and steps - {FREE}, steps
-    # With a time limit they run by default (as many as the time allows), not when off.
-    states = [s.copy() for s in decisions(2, 0, min_board=8) if s.step == FREE and len(s.legal_moves()) > 1][
-        :4
-    ]
-    calls.clear()
-    for state in states:
-        TantrixAgent(seed=3, time=0.2).choose(state)
-    assert calls
-    calls.clear()
-    for state in states:
-        assert TantrixAgent(seed=3, time=0.05, playouts=0).choose(state) in state.legal_moves()
-    assert calls == []
+
+
+def test_with_a_time_limit_playouts_run_until_the_deadline_unless_turned_off(monkeypatch):
+    # The wiring, not the clock (tests never depend on wall time): with a time limit the
+    # agent hands its candidates to the playouts with a deadline and no fixed budget.
+    from qipan.games.tantrix import agent as agent_module
+
+    handed = []
+
+    def recording(state, player, ranked, rng, deadline=None, budget=None):
+        handed.append((deadline is not None, budget))
+        return ranked[0][1]
+
+    monkeypatch.setattr(agent_module, "best_by_playouts", recording)
+    states = [s.copy() for s in decisions(2, 0, min_board=8) if s.step == FREE and len(s.legal_moves()) > 1]
+    for state in states[:3]:
+        assert TantrixAgent(seed=3, time=30.0).choose(state) in state.legal_moves()
+    assert handed == [(True, None)] * 3
+    handed.clear()
+    for state in states[:3]:
+        assert TantrixAgent(seed=3, time=30.0, playouts=0).choose(state) in state.legal_moves()
+        assert TantrixAgent(seed=3).choose(state) in state.legal_moves()  # no time limit: none
+    assert handed == []
 
 
 def test_playouts_of_a_round_draw_the_same_tiles():
