@@ -6,7 +6,7 @@ const $ = (id) => document.getElementById(id);
 
 function gameSpec() { return registry.games.find((g) => g.id === $("game-select").value); }
 
-function optionInput(opt) {
+export function optionInput(opt) {
   const name = `opt_${opt.name}`;
   const title = opt.help || opt.name;
   if (opt.type === "bool") {
@@ -65,7 +65,7 @@ function updateVisibility() {
   for (const f of document.querySelectorAll(".total-only")) f.hidden = mode !== "total";
 }
 
-function coerce(opt, raw) {
+export function coerce(opt, raw) {
   if (opt.type === "bool") return raw;
   if (raw === "none" && opt.allow_none) return null;
   if (opt.type === "int" && /^-?\d+$/.test(raw)) return Number(raw);

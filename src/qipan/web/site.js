@@ -2,6 +2,7 @@
 // and the account's games. Generated from the registry: no game is named here.
 import { api, el } from "./api.js";
 import { siteApi, whoami } from "./account.js";
+import { coerce, optionInput } from "./lobby.js";
 
 const $ = (id) => document.getElementById(id);
 export const TIME_CONTROLS = [
@@ -78,7 +79,12 @@ async function postSeek(event) {
   $("seek-error").textContent = "";
   if (!account) { needLogin($("seek-error")); return; }
   const choice = form.time.value;
-  const body = { game: form.game.value, rated: form.rated.checked };
+  const body = { game: form.game.value, rated: form.rated.checked, options: {} };
+  const spec = registry.games.find((g) => g.id === form.game.value);
+  for (const opt of spec ? spec.options : []) {
+    const input = form.elements[`opt_${opt.name}`];
+    if (input) body.options[opt.name] = coerce(opt, opt.type === "bool" ? input.checked : input.value.trim());
+  }
   if (choice !== "none") {
     const tc = TIME_CONTROLS[Number(choice)];
     Object.assign(body, tc.days ? { days: tc.days } : { clock: tc.clock });
@@ -90,6 +96,14 @@ async function postSeek(event) {
     waitingSeeks.add(id);
     await refreshSeeks();
   } catch (err) { $("seek-error").textContent = err.message; }
+}
+
+// The chosen game's options, as in the new-game form.
+function renderSeekOptions() {
+  const spec = registry.games.find((g) => g.id === $("seek-game").value);
+  const options = spec ? spec.options : [];
+  $("seek-options").replaceChildren(el("legend", {}, "Options"), ...options.map(optionInput));
+  $("seek-options").hidden = options.length === 0;
 }
 
 async function accept(seekId) {
@@ -112,6 +126,7 @@ async function refreshSeeks() {
   const me = account && account.username;
   $("seek-list").replaceChildren(...seeks.map((s) => el("li", { "data-seek": s.id },
     el("span", {}, `${s.username} (${s.rating}${s.provisional ? "?" : ""}) · ${title(s.game)} · ${describeTerms(s)}`,
+      Object.keys(s.options).length ? ` · ${Object.entries(s.options).map(([k, v]) => `${k}=${v}`).join(", ")}` : "",
       s.rating_min !== null || s.rating_max !== null ? ` · ${s.rating_min ?? ""}–${s.rating_max ?? ""}` : ""),
     s.username === me
       ? el("button", { type: "button", class: "cancel-seek", onclick: () => cancel(s.id) }, "cancel")
@@ -195,6 +210,8 @@ async function main() {
   $("board-family").addEventListener("change", refreshLeaderboard);
   $("board-class").addEventListener("change", refreshLeaderboard);
   $("seek-form").addEventListener("submit", postSeek);
+  $("seek-game").addEventListener("change", renderSeekOptions);
+  renderSeekOptions();
   renderPairing();
   if (!account) { needLogin($("pairing-status")); }
   await Promise.all([refreshSeeks(), refreshLive(), refreshLeaderboard(), renderBots(), refreshMyGames()]);
