@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from functools import partial
 
+from ...agents.base import AgentSpec, register_agent
 from ...core.formats import RecordFormat, register_format
 from ...core.registry import GameSpec, Option, register, register_command
 from ...solve.providers import register_tables
+from . import agent as _agent
 from . import records as _records
 from .rules import MorrisGame, MorrisState
 from .variant import MorrisRules
@@ -195,8 +197,40 @@ register_format(
     )
 )
 
-from . import agent  # noqa: E402,F401  (registers the morris-solver and morris-perfect agents)
-
+register_agent(
+    AgentSpec(
+        "morris-solver",
+        _agent.MorrisSolverAgent,
+        "perfect play for Three Men's Morris (exhaustive solver)",
+        families=("morris",),
+        supports=lambda game: game.rules.board == "three",
+        strength=10,
+        players=(2,),
+    )
+)
+register_agent(
+    AgentSpec(
+        "morris-perfect",
+        _agent.MorrisPerfectAgent,
+        "perfect play from retrograde tables (whole game on the 3x3 and 16-point boards, endgames on larger ones)",
+        families=("morris",),
+        supports=_agent.covered_by_tables,
+        strength=5,  # not the default AI: it builds tables (and needs qipan[solve]) on first use
+        players=(2,),
+        options=(
+            Option("tables", str, None, "directory of the tables (default: the user cache)", allow_none=True),
+            Option(
+                "stones",
+                int,
+                None,
+                "endgame tables with at most this many stones a side (default: the whole game where it fits, else 3)",
+                minimum=3,
+                maximum=12,
+                allow_none=True,
+            ),
+        ),
+    )
+)
 register_tables("morris", "qipan.games.morris.perfect:PerfectTables")
 register_command("qipan.games.morris.commands:solve", group="solve")
 register_command("qipan.solve.commands:probe")

@@ -4,10 +4,9 @@ the exhaustive solver, and ``morris-perfect``, perfect play from the retrograde 
 
 from __future__ import annotations
 
-from ...agents.base import Agent, AgentSpec, register_agent
+from ...agents.base import Agent
 from ...core.errors import QipanError
 from ...core.move import Move
-from ...core.registry import Option
 from .solver import DRAW, LOSS, WIN, Solution, solvable_rules, solve
 
 
@@ -45,19 +44,6 @@ class MorrisSolverAgent(Agent):
             pool = [(m, d) for m, d in pool if d == longest]
         assert best in (WIN, DRAW, LOSS)
         return self.rng.choice([m for m, _ in pool])
-
-
-register_agent(
-    AgentSpec(
-        "morris-solver",
-        MorrisSolverAgent,
-        "perfect play for Three Men's Morris (exhaustive solver)",
-        families=("morris",),
-        supports=lambda game: game.rules.board == "three",
-        strength=10,
-        players=(2,),
-    )
-)
 
 
 class MorrisPerfectAgent(Agent):
@@ -118,32 +104,8 @@ class MorrisPerfectAgent(Agent):
         return choice if choice in safe else self.rng.choice(safe)
 
 
-def _tabled(game) -> bool:
+def covered_by_tables(game) -> bool:
+    """The retrograde tables (``tables.py``) support the game's rule set."""
     from .tables import supported
 
     return supported(game.rules) is None
-
-
-register_agent(
-    AgentSpec(
-        "morris-perfect",
-        MorrisPerfectAgent,
-        "perfect play from retrograde tables (whole game on the 3x3 and 16-point boards, endgames on larger ones)",
-        families=("morris",),
-        supports=_tabled,
-        strength=5,  # not the default AI: it builds tables (and needs qipan[solve]) on first use
-        players=(2,),
-        options=(
-            Option("tables", str, None, "directory of the tables (default: the user cache)", allow_none=True),
-            Option(
-                "stones",
-                int,
-                None,
-                "endgame tables with at most this many stones a side (default: the whole game where it fits, else 3)",
-                minimum=3,
-                maximum=12,
-                allow_none=True,
-            ),
-        ),
-    )
-)
