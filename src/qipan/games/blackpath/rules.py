@@ -58,8 +58,6 @@ class BlackPathGame(Game):
         return BlackPathState(self, players)
 
     def parse(self, text: str, state: State) -> Move:
-        from .notation import parse_move
-
         return parse_move(state, text)
 
     def position(self, text: str) -> BlackPathState:
@@ -194,3 +192,8 @@ class BlackPathState(State):
 
 
 __all__ = ["BlackPathGame", "BlackPathState", "CROSS", "NotationError", "SEED", "WW"]
+
+
+# The notation reads States but imports only board.py (and rules.py only for type hints),
+# so it is imported last, once: parsing is on the path of every played text.
+from .notation import parse_move  # noqa: E402

@@ -102,8 +102,6 @@ class PipeManiaGame(Game):
         return PipeManiaState(self, players)
 
     def parse(self, text: str, state: State) -> Move:
-        from .notation import parse_move
-
         return parse_move(state, text)
 
     def position(self, text: str) -> PipeManiaState:
@@ -582,3 +580,8 @@ class PipeManiaState(State):
         from .position import write_position
 
         return write_position(self)
+
+
+# The notation reads States but imports only board.py (and rules.py only for type hints),
+# so it is imported last, once: parsing is on the path of every played text.
+from .notation import parse_move  # noqa: E402

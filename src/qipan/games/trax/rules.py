@@ -336,8 +336,6 @@ class TraxGame(Game):
         return TraxState(self, players)
 
     def parse(self, text: str, state: State) -> Move:
-        from .notation import parse_move
-
         return parse_move(state, text)
 
     def position(self, text: str) -> TraxState:
@@ -398,8 +396,6 @@ class TraxState(State):
         self._trial = (self._stamp, placed)
 
     def check_legal(self, move: Move) -> None:
-        from .notation import parse_move
-
         found = parse_move(self, move.text)
         if move.data is not None and move.data != found.data:
             raise IllegalMove(f"{move.text} does not denote that tile in this position", move)
@@ -437,8 +433,6 @@ class TraxState(State):
     # -- playing -------------------------------------------------------------------------
     def _apply(self, move: Move) -> tuple:
         if move.data is None:
-            from .notation import parse_move
-
             move = parse_move(self, move.text)
         pos, tile = move.data
         board = self.board
@@ -601,3 +595,8 @@ def outcome_of(done: tuple[list[str], list[str]], mover: int, simultaneous: str 
 
 
 __all__ = ["TraxGame", "TraxState", "VARIANTS", "free_placements", "legal_placements", "outcome_of"]
+
+
+# The notation reads States but imports only board.py (and rules.py only for type hints),
+# so it is imported last, once: parsing is on the path of every played text.
+from .notation import parse_move  # noqa: E402
