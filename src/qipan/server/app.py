@@ -10,9 +10,10 @@ import json
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
@@ -22,6 +23,7 @@ from .errors import ApiError
 from .inputs import parse_json
 from .limits import BodyLimit, Limits, RateLimit, TokenBuckets
 from .manager import Connection, Manager
+from .openapi import CREATE, JOIN, MOVE, OFFER, doc, document
 from .site import Site
 from .site_api import site_router
 from .storage import Storage
@@ -60,6 +62,12 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits |
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse({"error": exc.message}, status_code=exc.status)
 
+    @app.exception_handler(RequestValidationError)
+    async def bad_parameter(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # FastAPI's own check of query and path parameters, answered in the API's format.
+        where = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:3])
+        return JSONResponse({"error": ApiError(400, f"bad parameter: {where}").message}, status_code=400)
+
     def manager(request: Request) -> Manager:
         return request.app.state.manager
 
@@ -82,7 +90,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits |
         }
 
     # -- games -------------------------------------------------------------------------
-    @app.post("/api/games", status_code=201)
+    @app.post("/api/games", status_code=201, **doc(400, body=CREATE))
     async def create_game(request: Request) -> dict:
         data = await _body(request)
         session, tickets = await manager(request).create(data)
@@ -91,50 +99,51 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits |
                 t["invite"] = f"/g/{session.id}#seat={t['seat']}&invite={t['invite']}"
         return {"id": session.id, "seats": tickets, "state": session.describe()}
 
-    @app.get("/api/games")
+    @app.get("/api/games", **doc(400))
     async def list_games(
-        request: Request, status: str | None = None, limit: int = 30, ids: str | None = None
+        request: Request,
+        status: Literal["open", "active", "over"] | None = None,
+        limit: int = 30,
+        ids: str | None = None,
     ):
-        if status not in (None, "open", "active", "over"):
-            raise ApiError(400, "status must be open, active or over")
         limit = max(1, min(limit, 200))
         id_list = [i for i in ids.split(",") if i] if ids else None
         return {"games": await manager(request).list(status, limit, id_list)}
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", **doc(400, 401, 404))
     async def get_game(request: Request, game_id: str) -> dict:
         session = await manager(request).get(game_id)
         seat = session.seat_of(_token(request))
         return {**session.describe(seat, with_text=True), "you": seat}
 
-    @app.post("/api/games/{game_id}/join")
+    @app.post("/api/games/{game_id}/join", **doc(400, 401, 403, 404, 409, body=JOIN, body_required=False))
     async def join(request: Request, game_id: str) -> dict:
         data = await _body(request, allow_empty=True)
         return await manager(request).join(
             game_id, _token(request), data.get("seat"), data.get("name"), data.get("invite")
         )
 
-    @app.post("/api/games/{game_id}/move")
+    @app.post("/api/games/{game_id}/move", **doc(400, 401, 403, 404, 409, body=MOVE))
     async def move(request: Request, game_id: str) -> dict:
         data = await _body(request)
         session = await manager(request).move(game_id, _token(request), data.get("move"), data.get("ply"))
         return session.describe(session.seat_of(_token(request)))
 
-    @app.post("/api/games/{game_id}/resign")
+    @app.post("/api/games/{game_id}/resign", **doc(400, 401, 404, 409))
     async def resign(request: Request, game_id: str) -> dict:
         return (await manager(request).resign(game_id, _token(request))).describe()
 
-    @app.post("/api/games/{game_id}/draw")
+    @app.post("/api/games/{game_id}/draw", **doc(400, 401, 404, 409, body=OFFER, body_required=False))
     async def draw(request: Request, game_id: str) -> dict:
         data = await _body(request, allow_empty=True)
         return (await manager(request).draw(game_id, _token(request), data.get("action", "offer"))).describe()
 
-    @app.post("/api/games/{game_id}/undo")
+    @app.post("/api/games/{game_id}/undo", **doc(400, 401, 404, 409, body=OFFER, body_required=False))
     async def undo(request: Request, game_id: str) -> dict:
         data = await _body(request, allow_empty=True)
         return (await manager(request).undo(game_id, _token(request), data.get("action", "offer"))).describe()
 
-    @app.get("/api/games/{game_id}/record")
+    @app.get("/api/games/{game_id}/record", **doc(400, 404))
     async def record(request: Request, game_id: str, format: str = "json") -> Response:
         session = await manager(request).get(game_id)
         rec = session.record()
@@ -149,7 +158,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits |
             body, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'}
         )
 
-    @app.get("/api/games/{game_id}/position")
+    @app.get("/api/games/{game_id}/position", **doc(400, 403, 404))
     async def position(request: Request, game_id: str, ply: int) -> dict:
         """The board after the first ``ply`` moves, for the replay viewer."""
         session = await manager(request).get(game_id)
@@ -251,6 +260,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits |
     async def health() -> PlainTextResponse:
         return PlainTextResponse("ok")
 
+    document(app)
     return app
 
 
