@@ -126,7 +126,7 @@ class Database:
         total, label, seconds)`` is called after each component. ``check``: also compute
         every component with the forward sweep and fail on any difference."""
         self.directory.mkdir(parents=True, exist_ok=True)
-        self.verify(quick=True)
+        self.verify()
         order = component_order(self.space)
         for done, component in enumerate(order, 1):
             if all(self.solved(k) for k in component):
@@ -172,10 +172,11 @@ class Database:
             total += self.by_key[key].size
         starts, dests, exts, terms = [], [], [], []
         base = 0
+        small = np.int32 if total < 2**31 else np.int64  # destinations of the component
         for key in component:
             e = self.space.expand(key)
             seg, idx = e.dest_segment, e.dest_index
-            dest = np.full(len(seg), -1, dtype=np.int64)
+            dest = np.full(len(seg), -1, dtype=small)
             ext = np.full(len(seg), UNKNOWN, dtype=np.uint8)
             ext[seg == WIN_NOW] = 1
             ext[seg == DRAW_NOW] = 0
@@ -188,9 +189,10 @@ class Database:
                     ext[mask] = self.values(self.segments[s].key)[idx[mask]]
             starts.append(e.start[:-1] + base)
             base += len(seg)
+            terms.append(e.terminal)
+            del seg, idx, e  # the expansion's own arrays are the largest: free them early
             dests.append(dest)
             exts.append(ext)
-            terms.append(e.terminal)
         start = np.concatenate(starts + [np.array([base], dtype=np.int64)])
         return start, np.concatenate(dests), np.concatenate(exts), np.concatenate(terms)
 

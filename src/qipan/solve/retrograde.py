@@ -22,7 +22,7 @@ NO_DIST = 1 << 30
 
 
 @njit
-def _retrograde(start, dest, ext, terminal, out):
+def _retrograde(start, dest, ext, terminal, out, pred):
     n = start.shape[0] - 1
     cnt = np.zeros(n, dtype=np.int64)  # internal successors not yet known to be won
     ext_win = np.full(n, NO_DIST, dtype=np.int64)  # fastest win through an external successor
@@ -48,7 +48,6 @@ def _retrograde(start, dest, ext, terminal, out):
                     ext_long[v] = c
     for v in range(n):
         npred[v + 1] += npred[v]
-    pred = np.empty(npred[n], dtype=np.int64)
     fill = npred[:n].copy()
     for v in range(n):
         for e in range(start[v], start[v + 1]):
@@ -135,14 +134,19 @@ def _retrograde(start, dest, ext, terminal, out):
 
 
 def retrograde(start: np.ndarray, dest: np.ndarray, ext: np.ndarray, terminal: np.ndarray) -> np.ndarray:
-    """The code of every position of the component (uint8)."""
+    """The code of every position of the component (uint8). ``dest`` may be int32 (half
+    the memory of the predecessor lists) when the component has fewer than 2**31 positions."""
     out = np.empty(len(start) - 1, dtype=np.uint8)
+    if dest.dtype not in (np.int32, np.int64):
+        dest = dest.astype(np.int64)
+    pred = np.empty(int(np.count_nonzero(dest >= 0)), dtype=dest.dtype)
     status = _retrograde(
         start.astype(np.int64, copy=False),
-        dest.astype(np.int64, copy=False),
+        dest,
         ext.astype(np.uint8, copy=False),
         terminal.astype(np.int8, copy=False),
         out,
+        pred,
     )
     if status == -1:
         raise QipanError(f"a distance exceeds {MAX_DISTANCE} plies: it does not fit in one byte")

@@ -33,8 +33,8 @@ class Segment:
 @dataclass
 class Expansion:
     start: np.ndarray  # int64[size + 1]
-    dest_segment: np.ndarray  # int64[moves]: segment number, WIN_NOW or DRAW_NOW
-    dest_index: np.ndarray  # int64[moves]
+    dest_segment: np.ndarray  # int32 or int64[moves]: segment number, WIN_NOW or DRAW_NOW
+    dest_index: np.ndarray  # int32 or int64[moves]
     terminal: np.ndarray  # int8[size]: 0 = has moves, 1 = lost, 2 = drawn
 
 

@@ -225,3 +225,23 @@ def test_the_perfect_agent_wins_three_mens_morris_kurna_as_first_player(tmp_path
             load_agent("random", seed=seed),
         ]
         assert _play(game, agents).outcome.winners == (0,)
+
+
+def test_sampled_positions_pass_the_engine_checks_and_a_wrong_value_is_caught(six, tmp_path):
+    from qipan.games.morris.tables_check import check_position, check_sample
+
+    report = check_sample(six, 300, search_depth=3, seed=4)
+    assert report.positions == 300 and report.searched > 100 and report.failures == []
+    # A table with one value changed: the Bellman check and the search both notice.
+    key = (4, 3, 0, 0)
+    codes = six.db.values(key)
+    index = next(i for i in range(len(codes)) if decode(int(codes[i])) == ("win", 1))
+    broken = PerfectTables(six.game, tmp_path, max_stones=4)
+    broken.build()
+    path = broken.directory / broken.db.manifest["segments"]["s4-3-h0-0"]["file"]
+    data = bytearray(path.read_bytes())
+    data[index] = 0  # claim a draw
+    path.write_bytes(bytes(data))
+    broken = PerfectTables(six.game, tmp_path, max_stones=4)  # opens the changed file
+    searched, problems = check_position(broken, key, index, 0, search_depth=3)
+    assert searched and len(problems) == 2

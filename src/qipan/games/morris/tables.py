@@ -83,6 +83,7 @@ class MorrisSpace:
         self.stones = rules.stones
         self._segments = self._enumerate()
         self._number = {s.key: i for i, s in enumerate(self._segments)}
+        self._largest = max((s.size for s in self._segments), default=0)
         S = self.stones
         self.seg_id = np.full((n + 1, n + 1, S + 1, S + 1), -1, dtype=np.int64)
         for i, s in enumerate(self._segments):
@@ -176,8 +177,9 @@ class MorrisSpace:
         empty64 = np.zeros(0, dtype=np.int64)
         args = self._kernel_args()
         total = _expand(a, b, hm, ho, False, start, empty64, empty64, term, *args)
-        dseg = np.empty(total, dtype=np.int64)
-        didx = np.empty(total, dtype=np.int64)
+        # Segment numbers and indices fit 32 bits unless a segment has 2**31 positions.
+        dseg = np.empty(total, dtype=np.int32)
+        didx = np.empty(total, dtype=np.int32 if self._largest < 2**31 else np.int64)
         status = _expand(a, b, hm, ho, True, start, dseg, didx, term, *args)
         if status < 0:
             raise QipanError(f"a move from segment {key} leads outside the space (max_stones too small?)")

@@ -1,0 +1,158 @@
+"""Retrograde tables for Morris (``qipan.solve``): cost and reproduction.
+
+    .venv/bin/python benchmarks/morris_tables.py six            # 6MM, the four rule sets
+    .venv/bin/python benchmarks/morris_tables.py nine --stones 4 --verify 10000
+    .venv/bin/python benchmarks/morris_tables.py compare        # against the old solver
+
+``six`` solves Six Men's Morris from the start under the four rule sets of
+``six_mens_morris_values.json`` and compares every start value and every moving-phase count.
+``nine`` builds the Nine Men's Morris moving/flying endgames with 3..K stones a side and checks
+sampled positions with the engine (``tables_check``). ``compare`` solves the 6MM 3-vs-3
+subspace with the new tables and with the old exhaustive solver (``solver.three_vs_three_counts``,
+pure Python), min/median/max CPU seconds of 3 runs each, and prints the ratio. Costs are CPU
+time (the machine is shared) and peak memory of the process."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import qipan
+from qipan.games.morris.perfect import PerfectTables
+from qipan.games.morris.solver import three_vs_three_counts
+from qipan.games.morris.tables_check import check_sample
+from qipan.solve.database import tally
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "morris" / "six_mens_morris_values.json"
+RULE_SETS = {
+    "flying_at_3__mill_protection_with_fallback (seed default)": {"flying": 3, "protection": "fallback"},
+    "no_flying__mill_protection_with_fallback": {"flying": None, "protection": "fallback"},
+    "flying_at_3__no_mill_protection": {"flying": 3, "protection": "no_mill_protection"},
+    'no_flying__no_mill_protection (Murray/Ludii "Any Capture")': {
+        "flying": None,
+        "protection": "no_mill_protection",
+    },
+}
+COUNTS = {3: "moving_phase_counts_flying_protected", None: "moving_phase_counts_no_flying_protected"}
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def build(tables: PerfectTables) -> tuple[str, float]:
+    start = time.process_time()
+    digest = tables.build()
+    return digest, time.process_time() - start
+
+
+def six() -> None:
+    data = json.loads(DATA.read_text())
+    ok = True
+    for name, options in RULE_SETS.items():
+        with tempfile.TemporaryDirectory() as tmp:
+            tables = PerfectTables(qipan.load("six-mens-morris", **options), tmp)
+            digest, seconds = build(tables)
+            positions = sum(s.size for s in tables.space.segments())
+            start = tables.game.new()
+            value = tables.value(start)[0]
+            firsts = {v.value for v in tables.move_values(start)}
+            expected = data["results"][name]
+            match = value == expected["start"] and (
+                "all_16_first_moves" not in expected or firsts == {expected["all_16_first_moves"]}
+            )
+            mismatched = []
+            if options["protection"] == "fallback":
+                for label, row in data[COUNTS[options["flying"]]]["table"].items():
+                    a, b = map(int, label.split("-"))
+                    got = tally(tables.db.values((a, b, 0, 0)), tables.space.weights((a, b, 0, 0)))
+                    if got != row["white_to_move"]:
+                        mismatched.append(label)
+            ok &= match and not mismatched
+            counts = (
+                "" if options["protection"] != "fallback" else f", 16 counts: {16 - len(mismatched)} match"
+            )
+            print(
+                f"{name}: start {value} (first moves {sorted(firsts)}){counts}; {positions:,} positions "
+                f"in {seconds:.1f} CPU s ({positions / seconds:,.0f}/s), {positions:,} bytes on disk; "
+                f"manifest {digest}"
+            )
+    print(f"peak memory {peak_mb():.0f} MB; {'ALL MATCH' if ok else 'MISMATCH'}")
+
+
+def nine(stones: int, verify: int, depth: int, directory: str | None) -> None:
+    tables = PerfectTables(qipan.load("nine-mens-morris"), directory or tempfile.mkdtemp(), max_stones=stones)
+    digest, seconds = build(tables)
+    positions = sum(s.size for s in tables.space.segments())
+    print(f"9MM endgames 3..{stones} stones: {positions:,} positions in {seconds:.1f} CPU s")
+    print(f"  {positions / seconds:,.0f} positions/s, 1 byte each on disk, peak memory {peak_mb():.0f} MB")
+    print(f"  manifest {digest} ({tables.directory})")
+    for s in tables.space.segments():
+        counts = tally(tables.db.values(s.key), tables.space.weights(s.key))
+        deepest = int(max(tables.db.values(s.key))) - 1
+        print(
+            f"  {s.key[0]}-{s.key[1]}: {s.size:,} indices; over all boards {counts}; longest {deepest} plies"
+        )
+    if verify:
+        start = time.process_time()
+        report = check_sample(tables, verify, search_depth=depth)
+        print(
+            f"  checked {report.positions} sampled positions with the engine (Bellman), {report.searched} "
+            f"also by search to {depth} plies: {len(report.failures)} failures "
+            f"({time.process_time() - start:.1f} CPU s)"
+        )
+        for line in report.failures[:10]:
+            print("   ", line)
+
+
+def compare() -> None:
+    game = qipan.load("six-mens-morris", flying=None, repetition_count=None, n_move=0)
+    old, new = [], []
+    for _ in range(3):
+        start = time.process_time()
+        expected = three_vs_three_counts(game)
+        old.append(time.process_time() - start)
+        with tempfile.TemporaryDirectory() as tmp:
+            tables = PerfectTables(game, tmp, max_stones=3)
+            start = time.process_time()
+            tables.build()
+            new.append(time.process_time() - start)
+            assert tally(tables.db.values((3, 3, 0, 0)), tables.space.weights((3, 3, 0, 0))) == expected
+
+    def fmt(xs):
+        return f"{min(xs):.2f}/{statistics.median(xs):.2f}/{max(xs):.2f}"
+
+    print(
+        f"6MM 3-3 no flying (160,160 boards, both sides to move): old solver {fmt(old)} CPU s, tables {fmt(new)}"
+    )
+    print(
+        f"  ratio (median): tables {statistics.median(old) / statistics.median(new):.1f}x faster; same counts"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    sub.add_parser("six")
+    n = sub.add_parser("nine")
+    n.add_argument("--stones", type=int, default=4)
+    n.add_argument("--verify", type=int, default=10_000)
+    n.add_argument("--depth", type=int, default=3)
+    n.add_argument("--dir", default=None)
+    sub.add_parser("compare")
+    args = parser.parse_args()
+    if args.what == "six":
+        six()
+    elif args.what == "nine":
+        nine(args.stones, args.verify, args.depth, args.dir)
+    else:
+        compare()
+
+
+if __name__ == "__main__":
+    main()
