@@ -103,6 +103,7 @@ def test_a_seek_is_listed_accepted_and_becomes_a_game(site):
         "time_class": "blitz",
         "days": None,
     }
+    assert games[0]["accounts"] == {str(seat): "bob", str(1 - seat): "ann"}
 
 
 @pytest.mark.parametrize(

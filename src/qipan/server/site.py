@@ -20,7 +20,7 @@ from .errors import ApiError
 from .manager import Manager
 from .seeks import Seeks, admits, lapsed, same_setup
 from .session import Session
-from .sitedb import game_accounts, seeks
+from .sitedb import accounts, game_accounts, seeks
 from .standings import Standings
 from .storage import games_table
 
@@ -164,6 +164,20 @@ class Site:
                 out.append(game_id)
         return out
 
+    def _usernames(self, game_ids: list[str]) -> dict[str, dict[int, str]]:
+        if not game_ids:
+            return {}
+        out: dict[str, dict[int, str]] = {}
+        with self.manager.storage.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(game_accounts.c.game_id, game_accounts.c.seat, accounts.c.username)
+                .join(accounts, accounts.c.id == game_accounts.c.account_id)
+                .where(game_accounts.c.game_id.in_(game_ids))
+            )
+            for r in rows:
+                out.setdefault(r.game_id, {})[r.seat] = r.username
+        return out
+
     async def games_of(self, account_id: int, limit: int = 50) -> list[dict]:
         """The account's games, newest first, with its seats, "your turn" and the terms."""
         pairs = await self.db(self._game_ids, account_id, limit * 4)
@@ -173,6 +187,7 @@ class Site:
         ids = list(seats)[:limit]
         summaries = await self.manager.list(None, limit, ids)
         terms = await self.db(self.standings.terms, ids)
+        owners = await self.db(self._usernames, ids)
         out = []
         for g in summaries:
             mine = sorted(seats[g["id"]])
@@ -182,6 +197,8 @@ class Site:
                     "my_seats": mine,
                     "your_turn": g["status"] == "active" and g["to_move"] in mine,
                     "terms": terms.get(g["id"]),
+                    # Seats that belong to accounts, by seat (for links to their profiles).
+                    "accounts": owners.get(g["id"], {}),
                 }
             )
         return out

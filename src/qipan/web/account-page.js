@@ -1,6 +1,6 @@
 // /account: log in or sign up; for an account: its games, password change, muted players.
 import { el } from "./api.js";
-import { siteApi, whoami } from "./account.js";
+import { resultFor, siteApi, whoami } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
 const next = new URLSearchParams(location.search).get("next") || "/";
@@ -13,11 +13,10 @@ async function send(form, path, errorId, extra = {}) {
   } catch (err) { $(errorId).textContent = err.message; }
 }
 
-export function describe(g) {
+function describe(g) {
   const opponent = g.seats.filter((s) => !g.my_seats.includes(s.seat)).map((s) => s.name).join(", ");
   const terms = g.terms ? ` · ${g.terms.rated ? "rated" : "casual"} ${g.terms.time_class}` : "";
-  const state = g.status === "over" ? (g.result ? g.result.text : "over") : g.your_turn ? "your turn" : g.status;
-  return `${g.title} vs ${opponent || "—"}${terms} — ${state}`;
+  return `${g.title} vs ${opponent || "—"}${terms} — ${resultFor(g)}${g.result ? ` (${g.result.text})` : ""}`;
 }
 
 async function member(data) {

@@ -70,6 +70,13 @@ function renderHeader(data) {
     el("button", { type: "button", id: "logout", class: "link", onclick: logout }, "log out")].filter(Boolean));
 }
 
+// "won", "lost", "draw" or the state of a game, for the account holding ``g.my_seats``.
+export function resultFor(g) {
+  if (g.status !== "over" || !g.result) return g.your_turn ? "your turn" : g.status === "active" ? "playing" : g.status;
+  if (!g.result.winners.length || g.result.winners.length === g.players) return "draw";
+  return g.my_seats.some((s) => g.result.winners.includes(s)) ? "won" : "lost";
+}
+
 export async function logout() {
   try { await siteApi("POST", "/api/account/logout"); } catch { /* already out */ }
   location.href = "/";

@@ -1,7 +1,7 @@
 // /u/<name>: a player's ratings per game family and time class, their history as a plot,
 // and their games with results and links to the replays.
 import { api, el } from "./api.js";
-import "./account.js";
+import { resultFor } from "./account.js";
 
 const $ = (id) => document.getElementById(id);
 const username = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -44,13 +44,6 @@ export function historyPlot(history) {
   return plot;
 }
 
-function resultFor(g) {
-  if (g.status !== "over" || !g.result) return g.status === "active" ? "playing" : g.status;
-  const mine = g.my_seats;
-  if (!g.result.winners.length || g.result.winners.length === g.players) return "draw";
-  return mine.some((s) => g.result.winners.includes(s)) ? "won" : "lost";
-}
-
 async function main() {
   let data;
   try { data = await api("GET", `/api/users/${encodeURIComponent(username)}`); } catch (err) {
@@ -67,8 +60,8 @@ async function main() {
   $("profile-games").replaceChildren(...data.games.map((g) => {
     const others = g.seats.filter((s) => !g.my_seats.includes(s.seat));
     return el("li", {},
-      el("span", {}, `${g.title} vs `, ...others.map((s) => s.kind === "human"
-        ? el("a", { href: `/u/${encodeURIComponent(s.name)}` }, s.name) : s.name),
+      el("span", {}, `${g.title} vs `, ...others.map((s) => g.accounts[s.seat]
+        ? el("a", { href: `/u/${encodeURIComponent(g.accounts[s.seat])}` }, g.accounts[s.seat]) : s.name),
       g.terms ? ` · ${g.terms.rated ? "rated" : "casual"} ${g.terms.time_class}` : "",
       ` — ${resultFor(g)}${g.result ? ` (${g.result.text}, ${g.result.reason})` : ""}`),
       el("a", { href: g.status === "over" ? `/replay/${g.id}` : `/g/${g.id}` }, g.status === "over" ? "replay" : "watch"));
