@@ -1,6 +1,7 @@
 """Trax as data: the six tile states with their edge colours, glyphs and notation symbols,
-and the cell numbering of the unbounded grid. Shared by the rules, the notation, the
-records, the renderer and the agent (imports go one way: board <- rules <- the rest).
+and the cell numbering and names of the unbounded grid. Shared by the rules, the notation,
+the position text, the renderer, the evaluation and the agent (imports go one way:
+board <- rules <- the rest).
 
 A tile state is named by the edges of its white track (rules §2.1); the red track takes
 the other two edges. Directions are 0=N, 1=E, 2=S, 3=W; ``d ^ 2`` is the opposite side.
