@@ -29,6 +29,17 @@ def test_pente_match_to_21(tmp_path):
     assert again.over and max(again.side_scores()) >= 21
 
 
+def test_pente_match_to_an_agreed_target_first_player_by_lot(tmp_path):
+    path = tmp_path / "match.json"
+    args = ["play", "pente", "--match", "8", "--by-lot", "--players", "random,random", "--seed", "4"]
+    out = run(*args, "--save", str(path)).output
+    assert "Match won by player" in out
+    data = json.loads(path.read_text())
+    assert data["target"] == 8 and data["first_player"] in (0, 1)
+    res = CliRunner().invoke(cli, ["play", "pente", "--by-lot", "--players", "random,random"])
+    assert res.exit_code == 2 and "give --match" in res.output
+
+
 def test_match_refused_for_other_games():
     res = CliRunner().invoke(cli, ["play", "nine-mens-morris", "--match", "21", "--players", "random,random"])
     assert res.exit_code == 2 and "has no scoring matches" in res.output

@@ -128,13 +128,18 @@ def agents(as_json):
     help="play a scoring match to this many points, for games that have scoring matches",
 )
 @click.option(
+    "--by-lot",
+    is_flag=True,
+    help="with --match: draw who starts the first game (seeded by --seed)",
+)
+@click.option(
     "--save",
     "save_path",
     default=None,
     type=click.Path(dir_okay=False),
     help="write the record (or the match record) here at the end",
 )
-def play(game, options, players, move_time, seed, count, match_target, save_path):
+def play(game, options, players, move_time, seed, count, match_target, by_lot, save_path):
     """Play GAME in the terminal against people or AI.
 
     \b
@@ -143,6 +148,7 @@ def play(game, options, players, move_time, seed, count, match_target, save_path
       qipan play pente --players human,human
       qipan play nine-mens-morris -o flying=none --players mcts:time=1,ai
       qipan play pente --match 21 --save match.json
+      qipan play pente --match 30 --by-lot --players human,human
     """
     g = qipan.load(game, **parse_options(options))
     if g.terminal:
@@ -153,8 +159,10 @@ def play(game, options, players, move_time, seed, count, match_target, save_path
     if match_target is not None:
         from .match import run_match_session
 
-        run_match_session(g, seats, seed, match_target, console, _read, _show_board, save_path)
+        run_match_session(g, seats, seed, match_target, console, _read, _show_board, save_path, by_lot)
         return
+    if by_lot:
+        raise click.UsageError("--by-lot draws the first player of a match: give --match too")
     session = Session(g, seats, seed, read=_read, write=console.print, show_board=_show_board)
     state = session.run()
     if save_path:

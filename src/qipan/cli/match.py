@@ -24,6 +24,7 @@ def run_match_session(
     read,
     show_board,
     save_path: str | None = None,
+    by_lot: bool = False,
 ):
     if game.scoring_match is None:
         raise QipanError(f"{game.title} has no scoring matches")
@@ -32,7 +33,16 @@ def run_match_session(
 
     options = {k: v for k, v in game.options.items() if k != "first_player"}
     names = ["human" if a is None else a.describe() for a in seats]
-    match = Match(game.preset, target=target, players=len(seats), options=options, names=names)
+    first = "lot" if by_lot else 0  # who starts the first game: player 1, or drawn
+    match = Match(
+        game.preset,
+        target=target,
+        players=len(seats),
+        options=options,
+        names=names,
+        first_player=first,
+        seed=seed,
+    )
     number = 0
     while not match.over:
         number += 1

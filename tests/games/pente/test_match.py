@@ -145,9 +145,39 @@ def test_team_match_sides_and_starter():
     assert match.next_starter == 1
 
 
+def test_any_agreed_target_the_seed_says_usually_21_or_50():
+    # the seed (計分): "誰先獲得約定的勝分(通常為21或50)" -- an agreed target, usually 21 or 50
+    match = Match("pente", target=7)
+    play_quick_win(match, 0)
+    assert not match.over
+    play_quick_win(match, 0)
+    assert match.over and match.scores == [10, 0]
+    assert Match.from_dict(match.to_dict()).target == 7
+    for bad in (0, -21, 2.5, True, "21"):
+        with pytest.raises(QipanError, match="positive number of points"):
+            Match("pente", target=bad)
+
+
+def test_first_game_first_player_by_lot_then_the_loser_starts():
+    # the seed (FAQ 7): "初次相逢的兩位奕者在第一盤時可猜子決定誰先 ... 由輸了上一盤的奕者先下"
+    drawn = {Match("pente", first_player="lot", seed=seed).next_starter for seed in range(20)}
+    assert drawn == {0, 1}
+    seed = next(s for s in range(20) if Match("pente", first_player="lot", seed=s).next_starter == 1)
+    match = Match("pente", target=21, first_player="lot", seed=seed)
+    assert match.start_game().to_move == 1
+    play_quick_win(match, 1)
+    assert match.next_starter == 0  # the loser starts the next game
+    data = match.to_dict()
+    assert data["first_player"] == 1  # the drawn player is recorded: the replay needs no seed
+    assert Match.from_dict(data).scores == match.scores
+    assert Match("pente", first_player="lot", seed=seed).next_starter == 1  # same seed, same draw
+    with pytest.raises(QipanError, match="'lot'"):
+        Match("pente", first_player="dice")
+    with pytest.raises(QipanError, match="0..1"):
+        Match("pente", first_player=2)
+
+
 def test_bad_match_use():
-    with pytest.raises(QipanError):
-        Match("pente", target=30)
     match = Match("pente")
     state = match.start_game()
     with pytest.raises(QipanError, match="not over"):

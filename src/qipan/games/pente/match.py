@@ -1,15 +1,18 @@
 """Scoring matches (計分, pente.md §2.5-2.7): games are played to their normal end, each
 scores points, and the match goes on (the loser of a game starts the next) until a side
-reaches the target (21 by default, or 50). A module of its own: a match is a sequence of
+reaches the agreed target (21 by default; the seed says "usually 21 or 50", any positive
+number of points is accepted). A module of its own: a match is a sequence of
 games with its own scoring and record, not part of one game's rules.
 
 The Game declares ``scoring_match = "qipan.games.pente.match:Match"``; ``qipan play
 --match`` (``cli/match.py``) drives any game's declared class through this interface, so
 another family's match class offers the same:
 
-* ``Match(preset, target=..., players=..., options=..., names=...)``: ``preset`` is the
-  registry id (``game.preset``), ``options`` the game options, ``names`` one per seat;
-  QipanError for a target, player count or option the match does not allow.
+* ``Match(preset, target=..., players=..., options=..., names=..., first_player=...,
+  seed=...)``: ``preset`` is the registry id (``game.preset``), ``options`` the game
+  options, ``names`` one per seat, ``first_player`` the first game's first player (an
+  index, or ``"lot"``: drawn with ``random.Random(seed)``, as the seed's "猜子決定誰先");
+  QipanError for a target, player count, first player or option the match does not allow.
 * ``start_game() -> State``: the next game, already set up so that ``next_starter`` moves
   first; QipanError once the match is over.
 * ``finish_game(state, resigned=None) -> list[int]``: score the game ``start_game``
@@ -42,13 +45,16 @@ A game won by a double open tria (C2) or by resignation scores no line bonus; a 
 draw scores pairs and runs only.
 End: when at least one side reaches the target, the side with the highest total wins; if
 several sides share the highest total, another game is played.
-Who starts: the loser of the previous game; with more than two players, the player after
+Who starts: the first game, player 1 unless ``first_player`` says otherwise (``"lot"``:
+drawn; the record keeps the drawn player, so a replay needs no seed); then the loser of
+the previous game; with more than two players, the player after
 the winner in turn order (always a loser); after a resignation the resigner; after a draw
 the player after the previous starter."""
 
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,7 +65,10 @@ from ...core.registry import load
 from .rules import PenteGame, PenteState
 
 FORMAT = "qipan-pente-match/1"
-TARGETS = (21, 50)
+#: The targets the seed names ("通常為21或50"); any positive number of points may be agreed.
+USUAL_TARGETS = (21, 50)
+#: ``first_player="lot"``: the first game's first player is drawn.
+BY_LOT = "lot"
 
 
 @dataclass
@@ -106,11 +115,13 @@ class Match:
         players: int | None = None,
         options: dict | None = None,
         names: list[str] | None = None,
-        first_player: int = 0,
+        first_player: int | str = 0,
+        seed: int | None = None,
     ):
-        if target not in TARGETS:
+        if isinstance(target, bool) or not isinstance(target, int) or target < 1:
             raise QipanError(
-                f"a Pente match is played to {' or '.join(map(str, TARGETS))} points, not {target}"
+                f"a Pente match is played to a positive number of points (usually "
+                f"{' or '.join(map(str, USUAL_TARGETS))}), not {target!r}"
             )
         self.game_id = game_id
         self.target = target
@@ -121,8 +132,12 @@ class Match:
         self.players = players or template.players[0]
         if self.players not in template.players:
             raise QipanError(f"{game_id} is played by {template.players[0]} players, not {self.players}")
+        if first_player == BY_LOT:
+            first_player = random.Random(seed).randrange(self.players)
+        if isinstance(first_player, bool) or not isinstance(first_player, int):
+            raise QipanError(f"first_player is a player index or {BY_LOT!r}, not {first_player!r}")
         if not 0 <= first_player < self.players:
-            raise QipanError(f"first_player must be 0..{self.players - 1}")
+            raise QipanError(f"first_player must be 0..{self.players - 1} or {BY_LOT!r}")
         self.kind = mode(template, self.players)
         self.names = list(names or [])
         self.games: list[PlayedGame] = []
