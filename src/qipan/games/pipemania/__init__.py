@@ -1,7 +1,9 @@
-"""Pipe Mania (接水管): a tick-based model of the real-time puzzle, its planner and terminal."""
+"""Pipe Mania (接水管): registration of the tick-based model of the real-time puzzle and of
+its level record format."""
 
 from ...core import GameSpec, Option, register
-from . import records  # noqa: F401  (registers the §3.7 level record format)
+from ...core.formats import register_format
+from .records import LEVEL_RECORD_FORMAT
 from .rules import DEFAULTS, PipeManiaGame, PipeManiaState
 
 _HELP = {
@@ -138,5 +140,7 @@ register(
         min_length=14,
     ),
 )
+
+register_format(LEVEL_RECORD_FORMAT)
 
 __all__ = ["PipeManiaGame", "PipeManiaState"]

@@ -1,14 +1,15 @@
 """The level record of rules file §3.7: the level (grid, blocked cells, start, end, goal,
 timing), the supply (mode, seed, fixed list and every piece the dispenser drew), then the
-actions, one per tick per player (``p<r>,<c>``, ``-``, ``h``). Registered as a record
-format, so ``qipan replay`` reads it; the draws make it replay without the seed."""
+actions, one per tick per player (``p<r>,<c>``, ``-``, ``h``). ``LEVEL_RECORD_FORMAT`` is
+registered in ``__init__.py``, so ``qipan replay`` reads it; the draws make it replay
+without the seed."""
 
 from __future__ import annotations
 
 import json
 
 from ...core import CHANCE, QipanError, RecordError
-from ...core.formats import RecordFormat, register_format
+from ...core.formats import RecordFormat
 from ...core.records import Record
 from .board import SIDE_NAMES
 
@@ -111,7 +112,11 @@ def to_record(data: dict) -> Record:
     return record
 
 
-def _read(text: str) -> list[Record]:
+def sniff(text: str) -> bool:
+    return f'"{FORMAT}"' in text[:200]
+
+
+def read(text: str) -> list[Record]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -119,17 +124,11 @@ def _read(text: str) -> list[Record]:
     return [to_record(d) for d in (data if isinstance(data, list) else [data])]
 
 
-def _write(records: list[Record]) -> str:
+def write(records: list[Record]) -> str:
     out = [level_record(r.replay()) for r in records]
     return json.dumps(out[0] if len(out) == 1 else out, ensure_ascii=False, indent=1)
 
 
-register_format(
-    RecordFormat(
-        name=FORMAT,
-        sniff=lambda text: f'"{FORMAT}"' in text[:200],
-        read=_read,
-        write=_write,
-        suffixes=(".pipemania.json",),
-    )
+LEVEL_RECORD_FORMAT = RecordFormat(
+    name=FORMAT, sniff=sniff, read=read, write=write, suffixes=(".pipemania.json",)
 )
