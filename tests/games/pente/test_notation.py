@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import qipan
-from qipan.core import IllegalMove, NotationError
+from qipan.core import IllegalMove, NotationError, RecordError
 from qipan.games.pente.notation import (
     centred,
     from_pente_org_index,
@@ -13,6 +13,7 @@ from qipan.games.pente.notation import (
     parse_move,
     pente_org,
     pente_org_index,
+    read_seed_movetext,
     seed_movetext,
 )
 
@@ -85,3 +86,36 @@ def test_seed_movetext_marks_captured_stones():
     s = GAME.new()
     s.play_many(["(0,0)", "(1,0)", "(0,5)", "(2,0)", "(3,0)"])
     assert seed_movetext(s) == "1. (0,0)  (1,0)\n2. (0,5)  (2,0)\n3. (3,0) (1,0)* (2,0)*"
+
+
+def test_the_seeds_asterisk_notation_reads_back():
+    # the seed (備忘): "被提取的子可圈出它們或加註星號標明" -- captured stones get an asterisk
+    s = GAME.new()
+    s.play_many(["(0,0)", "(1,0)", "(0,5)", "(2,0)"])
+    move = parse_move(s, "(3,0) (1,0)* (2,0)*")
+    assert move is parse_move(s, "(3,0)") and move.text == "N10"
+    assert GAME.parse("(3,0)(2,0)*(1,0)*", s) is move  # any order, spaces optional
+    s.play(move)
+    text = seed_movetext(s)
+    again = read_seed_movetext(GAME, text)
+    assert again.history == s.history and again.captures == [2, 0] and seed_movetext(again) == text
+    assert read_seed_movetext(GAME, "(0,0) (1,0) (0,5) (2,0) (3,0) (1,0)* (2,0)*").key() == s.key()
+
+
+def test_wrong_or_lone_asterisks_are_refused_and_change_nothing():
+    s = GAME.new()
+    s.play_many(["(0,0)", "(1,0)", "(0,5)", "(2,0)"])
+    before = s.position()
+    with pytest.raises(NotationError, match="write the placement first"):
+        parse_move(s, "(1,0)*")
+    for text in ("(3,0) (1,0)*", "(3,0) (1,0)* (2,0)* (4,0)*", "(-1,0) (1,0)* (2,0)*"):
+        with pytest.raises(IllegalMove, match="not whole pairs"):
+            parse_move(s, text)
+    for text in ("(3,0)*", "N10x(1,0)*", "(3,0) (1,0)**"):
+        with pytest.raises(NotationError):
+            parse_move(s, text)
+    assert s.position() == before
+    with pytest.raises(RecordError, match="ply 5: .*not whole pairs"):
+        read_seed_movetext(GAME, "1. (0,0)  (1,0)\n2. (0,5)  (2,0)\n3. (3,0) (1,0)*")
+    with pytest.raises(RecordError, match="ply 2: 'hello'"):
+        read_seed_movetext(GAME, "1. (0,0) hello")
