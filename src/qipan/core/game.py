@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy as _copy
+import importlib
 import random
 from collections.abc import Iterable
 from typing import Any
@@ -41,6 +42,9 @@ class Game:
     scoring_match: str | None = None
     #: Names of the agents that play this game perfectly (exact solvers).
     solved_by: tuple[str, ...] = ()
+    #: ``"module:Class"`` of the game's ``core.actions.ActionSpace`` (``games/<family>/actions.py``):
+    #: a fixed enumeration of its moves and a tensor view of its positions (``qipan.rl``).
+    action_space: str | None = None
 
     def __init__(self, **options: Any):
         self.options: dict[str, Any] = dict(options)
@@ -99,6 +103,18 @@ class Game:
         search agents use for playouts and search, or None (no kernel, Numba missing, kernels
         switched off, or options the kernel does not cover): they then use the rules."""
         return None
+
+    def actions(self) -> Any:
+        """The game's ``core.actions.ActionSpace`` (a fixed enumeration of its moves and a
+        tensor view of its positions), made from the declared ``action_space``; None if the
+        game declares none. Made once per Game object."""
+        if self.action_space is None:
+            return None
+        made = self.__dict__.get("_action_space")
+        if made is None:
+            module, _, name = self.action_space.partition(":")
+            made = self.__dict__["_action_space"] = getattr(importlib.import_module(module), name)(self)
+        return made
 
     def capabilities(self) -> dict[str, Any]:
         """The declared capabilities, as the server sends them to the lobby."""

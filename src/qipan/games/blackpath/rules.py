@@ -33,6 +33,7 @@ class BlackPathGame(Game):
     id = "blackpath"
     title = "The Black Path Game"
     family = "blackpath"
+    action_space = "qipan.games.blackpath.actions:BlackPathActions"
     players = (2,)
     #: The memoised exhaustive search plays every position perfectly (given the time).
     solved_by = ("blackpath-solver",)

@@ -51,6 +51,7 @@ class ModXGame(Game):
     id = "modx"
     title = "MOD X"
     family = "modx"
+    action_space = "qipan.games.modx.actions:ModXActions"
     players = (2, 3, 4)
 
     def __init__(self, jokers: int = 5, random_jokers: bool = False, teams: bool = False):

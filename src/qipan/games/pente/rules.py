@@ -22,6 +22,7 @@ class PenteGame(Game):
     title = "Pente"
     family = "pente"
     players = (2, 4)
+    action_space = "qipan.games.pente.actions:PenteActions"
     scoring_match = "qipan.games.pente.match:Match"
 
     def __init__(self, **options: Any):

@@ -28,6 +28,7 @@ class PipeManiaGame(Game):
     id = "pipemania"
     title = "Pipe Mania"
     family = "pipemania"
+    action_space = "qipan.games.pipemania.actions:PipeManiaActions"
     players = (1, 2)
     #: The real-time terminal front-end (``qipan play pipemania``).
     terminal = "qipan.games.pipemania.terminal:run"

@@ -33,6 +33,7 @@ class TantrixGame(Game):
     id = "tantrix"
     title = "Tantrix"
     family = "tantrix"
+    action_space = "qipan.games.tantrix.actions:TantrixActions"
     players = (2, 3, 4)
 
     def __init__(self, **options):

@@ -35,6 +35,7 @@ class SolitaireGame(Game):
     id = "tantrix-solitaire"
     title = "Tantrix solitaire"
     family = "tantrix"
+    action_space = "qipan.games.tantrix.actions:TantrixActions"
     players = (1,)
     #: The agent places from a solution whenever one extends the board (test_solitaire.py).
     solved_by = ("tantrix",)

@@ -318,6 +318,7 @@ class TraxGame(Game):
     id = "trax"
     title = "Trax"
     family = "trax"
+    action_space = "qipan.games.trax.actions:TraxActions"
     players = (2,)
 
     def __init__(self, variant: str = "unlimited", simultaneous: str = "mover", **options):
