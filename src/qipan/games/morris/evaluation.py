@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from ...core.move import Move
-from .rules import MorrisState
+
+if TYPE_CHECKING:
+    from .rules import MorrisState
 
 
 def _closers(state: MorrisState, own: int, empty: int) -> tuple[int, int]:

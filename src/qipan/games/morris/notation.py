@@ -4,11 +4,14 @@ removal ``xd4`` in the full-board phase. Lenient parsing and the reasons for ill
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from ...core.errors import IllegalMove, NotationError
 from ...core.move import Move
 from .board import COLOUR, DAN, bits
-from .rules import MorrisState
+
+if TYPE_CHECKING:
+    from .rules import MorrisState
 
 _POINT = r"[a-z]\d+"
 _MOVE = re.compile(rf"(x)?({_POINT})(?:-?({_POINT}))?((?:x{_POINT})*)")

@@ -55,9 +55,7 @@ class MorrisGame(Game):
         return MorrisState(self, players, first)
 
     def parse(self, text: str, state: MorrisState) -> Move:
-        from .notation import parse_move
-
-        return parse_move(state, text)
+        return notation.parse_move(state, text)
 
     def position(self, text: str) -> MorrisState:
         from .position import read_position
@@ -67,14 +65,10 @@ class MorrisGame(Game):
     has_evaluation = True
 
     def evaluate(self, state: MorrisState, player: int) -> float:
-        from .evaluation import evaluate
-
-        return evaluate(state, player)
+        return evaluation.evaluate(state, player)
 
     def order_moves(self, state: MorrisState, moves: list[Move]) -> list[Move]:
-        from .evaluation import order_moves
-
-        return order_moves(state, moves)
+        return evaluation.order_moves(state, moves)
 
 
 class MorrisState(State):
@@ -350,9 +344,7 @@ class MorrisState(State):
                 return
         if move in moves:
             return
-        from .notation import explain_illegal
-
-        raise IllegalMove(explain_illegal(self, move.text), move)
+        raise IllegalMove(notation.explain_illegal(self, move.text), move)
 
     def _apply(self, move: Move):
         f, to, removed, fb, tb = move.data
@@ -488,3 +480,9 @@ class MorrisState(State):
         from .position import write_position
 
         return write_position(self)
+
+
+# evaluation.py and notation.py read States but import only board.py (rules.py for type hints),
+# so they are imported once, last: evaluate is on the path of every search leaf, parse_move on
+# that of every played text (an import inside the method cost ~1.5 µs a call).
+from . import evaluation, notation  # noqa: E402
