@@ -25,6 +25,7 @@ _RENAMED = {"diagonal_mills": "diagonals", "diagonal_lines": "diagonals"}
 
 class MorrisGame(Game):
     family = "morris"
+    action_space = "qipan.games.morris.actions:MorrisActions"
 
     def __init__(self, variant: dict, **options):
         super().__init__(**options)
