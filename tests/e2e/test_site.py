@@ -153,6 +153,12 @@ def test_rated_seek_played_to_the_end_with_a_spectator(live_server, new_page, sh
         assert (rating["family"], rating["time_class"], rating["games"]) == ("morris", "rapid", 1)
         assert rating["rating"] == round(expected[seat].rating, 1)
         assert rating["rd"] == round(expected[seat].rd, 1)
+    # The game page shows both changes.
+    for seat, name in by_seat.items():
+        change = round(expected[seat].rating - 1500)
+        alice.wait_for_selector(f'#game-terms .player[data-seat="{seat}"] [data-change]', timeout=TIMEOUT)
+        shown = alice.text_content(f'#game-terms .player[data-seat="{seat}"] [data-change]').strip()
+        assert shown == f"{change:+d}", (name, shown)
     alice.screenshot(path=str(shots / "site-game-over-players-chat.png"), full_page=True)
 
     # The profile shows the rating history plot and the game with a replay link.

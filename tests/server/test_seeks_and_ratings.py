@@ -180,6 +180,11 @@ def test_a_rated_result_moves_both_ratings_as_glicko2_says_once(site):
         w["rating"] == round(expected_w.rating, 1) and w["rd"] == round(expected_w.rd, 1) and w["games"] == 1
     )
     assert loss["rating"] == round(expected_l.rating, 1) and loss["rd"] == round(expected_l.rd, 1)
+    # The game page shows what the game did to each rating.
+    shown = {p["username"]: p for p in site.get(f"/api/games/{game_id}/terms").json()["players"]}
+    assert shown[winner]["change"] == round(expected_w.rating - 1500, 1) > 0
+    assert shown[loser]["change"] == round(expected_l.rating - 1500, 1) < 0
+    assert shown[winner]["rating"] == round(expected_w.rating)
     # Applying the result again, from several threads at once, changes nothing.
     standings = site.app.state.site.standings
     results = []
@@ -210,6 +215,8 @@ def test_a_resignation_is_rated_and_a_casual_game_is_not(site):
     site.post(f"/api/games/{game_id}/resign", headers=bearer(tokens[0]))
     assert site.get(f"/api/games/{game_id}").json()["status"] == "over"
     assert ratings_of(site, "ann") == [] and count(site, "rating_history") == 0
+    terms = site.get(f"/api/games/{game_id}/terms").json()
+    assert terms["terms"]["rated"] is False and {p["change"] for p in terms["players"]} == {None}
 
 
 def test_quick_pairing_joins_a_matching_seek_or_posts_one(site):

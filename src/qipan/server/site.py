@@ -203,6 +203,24 @@ class Site:
             )
         return out
 
+    async def game_terms(self, game_id: str) -> dict:
+        """A game's terms for its page: rated or casual, time class, and each account seat's
+        rating (with what the game changed once it is rated)."""
+        session = await self.manager.get(game_id)
+        terms = (await self.db(self.standings.terms, [game_id])).get(game_id)
+        owners = (await self.db(self._usernames, [game_id])).get(game_id, {})
+        seat_ids = await self.db(self._seats_of, game_id)
+        family = session.game.family
+        players = []
+        for seat, username in sorted(owners.items()):
+            entry: dict = {"seat": seat, "username": username}
+            if terms and terms["time_class"] != "untimed":
+                rating = await self.db(self.standings.rating, seat_ids[seat], family, terms["time_class"])
+                entry |= {"rating": round(rating.rating), "provisional": rating.provisional}
+                entry["change"] = await self.db(self.standings.change_in, game_id, seat_ids[seat])
+            players.append(entry)
+        return {"terms": terms, "family": family, "players": players}
+
     # -- seeks ---------------------------------------------------------------------------
     async def rating_for(self, account: Account, seek: dict) -> float:
         family = seek.get("family") or spec(seek["game"]).family

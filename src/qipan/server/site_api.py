@@ -296,6 +296,10 @@ def site_router() -> APIRouter:
             "games": await s.games_of(account.id, 50),
         }
 
+    @router.get("/api/games/{game_id}/terms")
+    async def game_terms(request: Request, game_id: str) -> dict:
+        return await site(request).game_terms(game_id)
+
     # -- chat --------------------------------------------------------------------------
     @router.get("/api/games/{game_id}/chat")
     async def read_chat(request: Request, game_id: str, room: str = "players", after: int = 0) -> dict:

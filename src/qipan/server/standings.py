@@ -8,7 +8,7 @@ import time
 import sqlalchemy as sa
 
 from ..core import Outcome
-from .ratings import DEFAULT_RD, Rating, rate_game
+from .ratings import DEFAULT_RATING, DEFAULT_RD, Rating, rate_game
 from .sitedb import accounts, game_accounts, rating_history, ratings, site_games
 
 
@@ -178,6 +178,33 @@ class Standings:
             query = query.where(ratings.c.time_class == time_class)
         with self.engine.connect() as conn:
             return [_rating_dict(r) | {"username": r["username"]} for r in conn.execute(query).mappings()]
+
+    def change_in(self, game_id: str, account_id: int) -> float | None:
+        """How much ``game_id`` moved the account's rating (None: it did not)."""
+        with self.engine.connect() as conn:
+            after = (
+                conn.execute(
+                    rating_history.select().where(
+                        rating_history.c.game_id == game_id, rating_history.c.account_id == account_id
+                    )
+                )
+                .mappings()
+                .first()
+            )
+            if after is None:
+                return None
+            before = conn.execute(
+                sa.select(rating_history.c.rating)
+                .where(
+                    rating_history.c.account_id == account_id,
+                    rating_history.c.family == after["family"],
+                    rating_history.c.time_class == after["time_class"],
+                    rating_history.c.id < after["id"],
+                )
+                .order_by(rating_history.c.id.desc())
+                .limit(1)
+            ).scalar()
+        return round(after["rating"] - (DEFAULT_RATING if before is None else before), 1)
 
     def terms(self, game_ids: list[str]) -> dict[str, dict]:
         if not game_ids:

@@ -1,0 +1,38 @@
+// The game page's terms: rated or casual, the time class, and the players' accounts with
+// their ratings; once a rated game is over, what it changed.
+import { el } from "./api.js";
+
+const gameId = location.pathname.split("/")[2];
+
+function player(p) {
+  const rating = p.rating === undefined ? "" : ` ${p.rating}${p.provisional ? "?" : ""}`;
+  const change = p.change === null || p.change === undefined ? null
+    : el("span", { class: p.change >= 0 ? "gain" : "loss", "data-change": p.change }, ` ${p.change >= 0 ? "+" : ""}${Math.round(p.change)}`);
+  return el("span", { class: "player", "data-seat": p.seat },
+    el("a", { href: `/u/${encodeURIComponent(p.username)}` }, p.username), rating, change);
+}
+
+async function refresh(box) {
+  const response = await fetch(`/api/games/${gameId}/terms`);
+  if (!response.ok) return true;
+  const data = await response.json();
+  if (!data.terms && !data.players.length) { box.hidden = true; return true; }
+  box.hidden = false;
+  const terms = data.terms ? `${data.terms.rated ? "Rated" : "Casual"} · ${data.family} · ${data.terms.time_class}`
+    + (data.terms.days ? ` (${data.terms.days} day${data.terms.days > 1 ? "s" : ""} per move)` : "") : "Casual";
+  box.replaceChildren(el("span", { class: "kind" }, terms), ...data.players.map(player));
+  return data.players.some((p) => p.change !== null && p.change !== undefined) || (data.terms && !data.terms.rated
+    && document.getElementById("status")?.dataset.status === "over");
+}
+
+async function main() {
+  const side = document.querySelector(".side");
+  if (!side) return;
+  const box = el("div", { id: "game-terms", class: "game-terms", hidden: true });
+  side.prepend(box);
+  // Until the result is in the ratings (a few seconds after the end), look again now and then.
+  if (await refresh(box)) return;
+  const timer = setInterval(async () => { if (await refresh(box)) clearInterval(timer); }, 3000);
+}
+
+main();
