@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 import qipan
-from qipan.core import IllegalMove, NotationError
+from qipan.core import IllegalMove
 from qipan.games.blackpath.board import BORDER, GOAL, OPEN, PAIR, E, N, S, W, tile_joining
-from qipan.games.blackpath.notation import game_text, read_game
 
 
 def new(rows=4, cols=4, **options):
@@ -117,49 +116,6 @@ def test_seed_first_move_must_be_a_cross():
     assert state.ply == 0 and state.tiles[0] == 0
 
 
-def test_notation_accepts_cell_prefix_and_checks_it():
-    state = new()
-    state.play("a1+")
-    state.play("B1\\")
-    assert state.history[-1].text == "\\"
-    before = state.key()
-    with pytest.raises(IllegalMove, match="ends at b2"):
-        state.play("c3+")
-    with pytest.raises(NotationError):
-        state.play("b2x")
-    with pytest.raises(NotationError):
-        state.play("z9+")  # off the board
-    assert state.key() == before and state.ply == 2
-
-
-def test_game_text_round_trip_with_result():
-    state = new().play_many(["+", "\\", "\\", "/", "\\"])
-    text = game_text(state)
-    assert text == "a1+ b1\\ b2\\ c2/ c1\\ 0-1"
-    assert game_text(state, cells=False) == "+ \\ \\ / \\ 0-1"
-    again = read_game(state.game, text)
-    assert again.key() == state.key() and again.outcome == state.outcome
-    with pytest.raises(NotationError):
-        read_game(state.game, "+ \\ \\ / \\ 1-0")  # wrong result
-
-
-def test_position_round_trip_and_errors():
-    state = new().play_many(["+", "\\", "\\"])
-    text = state.position()
-    assert text.splitlines() == ["+\\..", ".\\..", "....", "...*"]
-    again = state.game.position(text)
-    assert again.key() == state.key()
-    assert [m.text for m in again.history] == ["+", "\\", "\\"]
-    with pytest.raises(NotationError):
-        state.game.position("+..+\n....\n....\n...*")  # d1 is off the path
-    with pytest.raises(NotationError):
-        state.game.position("+x..\n....\n....\n...*")
-    with pytest.raises(NotationError):
-        state.game.position("+...\n....\n....")  # wrong size
-    with pytest.raises(NotationError):
-        state.game.position("+...\n....\n....\n...+")  # the goal is never filled
-
-
 def test_undo_restores_the_free_end_and_outcome():
     state = new().play_many(["+", "+", "\\", "\\"])
     key, end = state.key(), (state.end_cell, state.end_side)
@@ -167,20 +123,6 @@ def test_undo_restores_the_free_end_and_outcome():
     assert state.outcome is not None
     state.undo()
     assert state.outcome is None and state.key() == key and (state.end_cell, state.end_side) == end
-
-
-def test_text_and_svg_show_the_path_and_the_targets():
-    state = new().play_many(["+", "\\"])
-    svg = state.svg()
-    assert 'data-target="b2"' in svg  # the only cell a move can go to
-    for symbol in ("+", "/", "\\"):
-        assert f'data-target="{symbol}"' in svg  # the tile choices
-    assert svg.count('stroke="#111" stroke-width="6"') >= 3  # the path segments and the start mark
-    text = state.text()
-    assert "?" in text and "*" in text and "player 1 to place a tile at b2" in text
-    done = new().play_many(["+", "/"])
-    assert "data-target" not in done.svg()
-    assert "1-0" in done.text()
 
 
 def test_board_sizes_are_validated():
