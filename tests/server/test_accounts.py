@@ -202,3 +202,11 @@ def test_account_endpoints_need_a_login(site):
     for path in ("/api/account/games", "/api/account/seeks", "/api/account/mutes"):
         assert site.get(path).status_code == 401
     assert site.post("/api/account/logout").status_code == 401
+
+
+def test_the_site_pages_are_served(site):
+    for path, marker in (("/account", 'id="signup-form"'), ("/u/anyone", 'id="profile-name"')):
+        r = site.get(path)
+        assert r.status_code == 200 and marker in r.text
+    for name in ("account.js", "site.js", "chat.js", "profile.js", "terms.js", "site.css"):
+        assert site.get(f"/static/{name}").status_code == 200
