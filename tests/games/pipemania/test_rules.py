@@ -6,42 +6,11 @@ import json
 import random
 
 import pytest
+from pipemania_helpers import CROSS_LOOP, FILLER, act, cell, make, until_over
 
 import qipan
-from qipan.core import CHANCE, IllegalMove, NotationError, resolve_chance
+from qipan.core import CHANCE, IllegalMove, resolve_chance
 from qipan.records import Record
-
-ROW1 = ". . . . . / S:E . . . . / . . . . ."  # 5x3, start at (1,0) opening E
-FILLER = ",".join(["V"] * 12)
-
-
-def make(layout=ROW1, sequence="H,H,H," + FILLER, **options):
-    opts = dict(layout=layout, start_delay=2, flow_period=1, goal="length", min_length=3, sequence=sequence)
-    opts.update(options)
-    return qipan.load("pipemania", **opts)
-
-
-def act(state, *actions):
-    """Play one action per turn, drawing V for any refill the test did not script."""
-    for action in actions:
-        while state.to_move == CHANCE:
-            state.play("+V")
-        state.play(action)
-    while state.to_move == CHANCE and state.outcome is None:
-        state.play("+V")
-    return state
-
-
-def until_over(state, limit=200):
-    while state.outcome is None and limit:
-        act(state, "-")
-        limit -= 1
-    return state
-
-
-def cell(state, r, c, board=0):
-    b = state.boards[board]
-    return b.cells[r * b.level.cols + c], b.flooded[r * b.level.cols + c]
 
 
 def test_scenario_1_straight_run_timing_and_length():
@@ -70,9 +39,6 @@ def test_scenario_2_wrong_connector_spills_at_first_advance():
     assert state.boards[0].length == 0
     assert state.boards[0].results[-1][:3] == (1, False, 0)
     assert "1,1" in state.outcome.reason
-
-
-CROSS_LOOP = "H,X,NW,WS,ES," + FILLER
 
 
 def test_scenario_3_cross_twice_is_one_crossover():
@@ -340,32 +306,6 @@ def test_free_choice_and_two_stacks():
         stacks.play("p0,0")
 
 
-def test_pass_and_hurry_have_word_forms():
-    state = make(start_delay=5).new()
-    assert state.game.parse("pass", state).text == "-"
-    assert state.game.parse(" Hurry ", state).text == "h"
-
-
-def test_bad_input_raises_and_changes_nothing():
-    state = make().new()
-    before = state.key()
-    with pytest.raises(NotationError):
-        state.play("q1,1")
-    with pytest.raises(IllegalMove, match="off the 3x5 grid"):
-        state.play("p9,9")
-    with pytest.raises(IllegalMove, match="front piece"):
-        state.play("p1,1:H")
-    with pytest.raises(IllegalMove, match="not a player's action|draw"):
-        state.play("+H")
-    assert state.key() == before and state.ply == 0
-    with pytest.raises(qipan.OptionError):
-        make(layout="S:E . / . .  .")
-    with pytest.raises(qipan.OptionError):
-        make(layout=". . / . .")  # no start
-    with pytest.raises(NotationError):
-        state.game.position("{not json")
-
-
 def test_record_replays_to_the_same_score_without_the_seed():
     game = qipan.load("pipemania-classic")
     state = game.new(seed=3)
@@ -380,27 +320,6 @@ def test_record_replays_to_the_same_score_without_the_seed():
     record.seed = None
     again = qipan.records.loads(record.to_json()).replay()
     assert again.scores == state.scores and again.outcome == state.outcome
-
-
-def test_position_round_trip_mid_game():
-    state = act(make(sequence=CROSS_LOOP).new(), "p1,1", "p1,2", "p1,3", "p0,3")
-    text = state.position()
-    again = state.game.position(text)
-    assert again.key() == state.key() and again.position() == text
-    assert again.legal_move_texts() == state.legal_move_texts()
-
-
-def test_text_and_svg_views():
-    state = act(make(sequence=CROSS_LOOP).new(), "p1,1", "p1,2", "p1,3", "-")
-    text = state.text()
-    assert "━" in text and "┼" in text and "▶" in text  # flooded H, dry cross, filled start
-    assert "score" in text and "queue" in text
-    svg = state.svg()
-    assert 'data-target="0,0"' in svg and 'data-target="pass"' in svg
-    assert 'data-target="hurry"' not in svg  # the flow already runs every tick
-    assert 'data-target="hurry"' in make(flow_period=2).new().svg()
-    assert 'data-target="1,1"' not in svg  # flooded: not a target
-    assert "#1e88e5" in svg  # flooded channels are blue
 
 
 def test_evaluate_is_bounded():
