@@ -294,3 +294,20 @@ def test_seek_options_are_kept_as_differences_from_the_defaults(site):
     post_seek(ann, ann_csrf, options={"coin": False})
     post_seek(ann, ann_csrf, options={"coin": True})
     assert [s["options"] for s in site.get("/api/seeks").json()["seeks"]] == [{}, {"coin": True}]
+
+
+def test_a_rated_game_that_ended_unrated_is_rated_at_the_next_start(db_url):
+    """A crash between storing the last move and rating it: the next start rates it, once."""
+    with site_client(db_url) as site:
+        site.app.state.manager.on_change.clear()  # as if the process died before rating
+        game_id, tokens, names, _, _ = paired_game(site)
+        play(site, game_id, tokens, WIN_FOR_FIRST)
+        assert site.get(f"/api/games/{game_id}").json()["status"] == "over"
+        assert count(site, "rating_history") == 0
+    for _ in range(2):  # two restarts: rated by the first only
+        with site_client(db_url) as site:
+            wait_rated(site, game_id)
+            expected, _ = rate_game(Rating(), Rating(), 1.0)
+            (rating,) = ratings_of(site, names[0])
+            assert rating["rating"] == round(expected.rating, 1) and rating["games"] == 1
+            assert count(site, "rating_history") == 2
