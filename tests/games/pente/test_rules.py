@@ -8,6 +8,7 @@ import pytest
 
 import qipan
 from qipan.core import IllegalMove, NotationError
+from qipan.games.pente.board import TESSERA, TRIA
 
 
 def setup(text: str, game: str = "pente", **options):
@@ -436,3 +437,42 @@ def test_occupied_point_is_illegal():
     with pytest.raises(IllegalMove):
         s.play(s.geom.moves[s.geom.centre])
     assert snapshot(s) == before
+
+
+# -- tria / tessera for the etiquette (禮節) ---------------------------------------------
+def test_the_seeds_etiquette_announces_tria_and_tessera():
+    # the seed (禮節): "下出「活三」時 ... 宣告「三」... 或是「Tria」... 下出「四子一列」時 ...
+    # 宣告「四」... 或是「Tessera」"; its diagrams: an open tria, a split tria (跳三), then
+    # the open four of move 7
+    s = setup("ply=20 next=1 1:K10,L10 2:A1,A3")
+    s.play("M10")  # _XXX_ (the seed's "Tria")
+    assert s.announcements() == ["tria"] and "P1 White announces: tria" in s.text()
+    assert s.formations(0, TRIA) == [tuple(s.geom.index(c, 9) for c in range(7, 13))]  # H10..N10
+    s = setup("ply=20 next=1 1:K10,L10 2:A1,A3")
+    s.play("N10")  # _XX_X_ (the seed's "Split Tria", 跳三)
+    assert s.announcements() == ["tria"]
+    s.play("A5")
+    assert s.announcements() == [] and "announces" not in s.text()
+    s.play("M10")  # K10 L10 M10 N10 with both ends open: the seed's 活四 (move 7)
+    assert s.announcements() == ["tessera"] and "announces: tessera" in s.text()
+    assert "announces" in s.svg()
+
+
+def test_tessera_is_one_stone_from_five_and_needs_the_stone_just_placed():
+    s = setup("ply=20 next=1 1:K10,L10,M10 2:J10,A1,A3")
+    s.play("N10")  # OXXXX_: blocked at one end, still a four that threatens five
+    assert s.announcements() == ["tessera"]
+    s = setup("ply=20 next=1 1:K10,L10,N10 2:A1,A3,A5")
+    s.play("O10")  # XX_XX: a split four
+    assert s.announcements() == ["tessera"]
+    s = setup("ply=20 next=1 1:K10,L10,M10 2:J10,O10,A1")
+    s.play("N10")  # OXXXXO: nothing to announce, no five can come of it
+    assert s.announcements() == []
+    s = setup("ply=20 next=1 1:K10,L10,M10 2:A1,A3,A5")
+    s.play("C19")  # the tria on row 10 was there before: the stone just placed made nothing
+    assert s.formations(0, TRIA) and s.announcements() == []
+    s = setup("ply=20 next=1 1:K10,L10,M10,N10 2:A1,A3,A5")
+    s.play("O10")  # five: the game is over, nothing to announce
+    assert s.outcome is not None and s.announcements() == []
+    s = qipan.load("pente").position("ply=20 next=1 1:A1,B2,C3,D4 2:T19,S19")  # a 5-point diagonal end
+    assert s.formations(0, TESSERA) == [tuple(s.geom.index(k, k) for k in range(5))]

@@ -19,6 +19,14 @@ OFF = 7  # sentinel cell value; stones are player index + 1 (1..4)
 FILES = "ABCDEFGHJKLMNOPQRST"  # pente.org files: no I
 CAPTURE_TARGET = 10  # captured stones that win (5 pairs)
 
+# Formations as windows along a board line: x = own stone, . = empty point, o = anything else.
+#: An open tria (活三, pente.md §2.2.8, the clarified definition): one more stone on the
+#: line makes an open four _XXXX_ (so _XXX_ needs room on one side: _XXX__ or __XXX_).
+TRIA = ("..xxx.", ".xxx..", ".x.xx.", ".xx.x.")
+#: A tessera (四): four own stones in five points whose fifth is empty, so one more stone
+#: makes five (XXXX_, X_XXX, XX_XX, ...): the threat the etiquette announces as "four".
+TESSERA = ("xxxx.", ".xxxx", "x.xxx", "xx.xx", "xxx.x")
+
 
 class Geometry:
     def __init__(self, n: int):
@@ -47,8 +55,8 @@ class Geometry:
         c = self.centre_offset
         #: Points the tournament rule forbids for P1's second stone: max(|x|,|y|) < 3.
         self.inner = frozenset(i for i in self.points if max(abs(self.col[i] - c), abs(self.row[i] - c)) < 3)
-        #: Every board line (one per direction and offset) long enough for an open four.
-        self.lines = self._lines(6)
+        #: Every board line (one per direction and offset) long enough for a five.
+        self.lines = self._lines(5)
         rng = random.Random(0x9E3779B97F4A7C15 ^ n)
         self.zobrist = [[rng.getrandbits(64) for _ in range(5)] for _ in range(self.size)]
         self._choice_moves: dict[tuple[int, tuple[int, ...]], Move] = {}

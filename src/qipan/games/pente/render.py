@@ -30,6 +30,9 @@ def status_line(state: PenteState) -> str:
         parts.append(f"double open tria pending for {player_label(state, state.pending)}")
     if state.last >= 0:
         parts.append(f"last: {state.geom.name[state.last]}")
+        words = state.announcements()  # the etiquette's "tria" / "tessera" (禮節)
+        if words:
+            parts.append(f"{player_label(state, state.stone(state.last))} announces: {', '.join(words)}")
     return " | ".join(parts)
 
 

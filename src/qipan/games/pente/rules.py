@@ -14,7 +14,7 @@ from ...core.errors import IllegalMove, OptionError
 from ...core.game import Game, State
 from ...core.move import Move
 from ...core.outcome import Outcome
-from .board import CAPTURE_TARGET, EMPTY, OFF, Geometry, geometry
+from .board import CAPTURE_TARGET, EMPTY, OFF, TESSERA, TRIA, Geometry, geometry
 
 
 class PenteGame(Game):
@@ -191,15 +191,51 @@ class PenteState(State):
     def open_tria_lines(self, player: int) -> int:
         """How many board lines hold an open tria of ``player``: one more stone on the line
         makes an open four ``_XXXX_`` (the clarified definition)."""
+        return len(self.formations(player, TRIA))
+
+    def formations(
+        self, player: int, patterns: tuple[str, ...], through: int | None = None
+    ) -> list[tuple[int, ...]]:
+        """The points of one window per board line matching one of ``patterns`` (``board.TRIA``,
+        ``board.TESSERA``) for ``player``; with ``through``, only windows in which that
+        point is one of the player's stones (what a stone just placed formed)."""
         cells, me = self.cells, player + 1
-        count = 0
+        fewest = min(pattern.count("x") for pattern in patterns)
+        found = []
         for line in self.geom.lines:
             s = "".join("x" if cells[j] == me else "." if cells[j] == EMPTY else "o" for j in line)
-            if s.count("x") < 3:
+            if s.count("x") < fewest:
                 continue
-            if "..xxx." in s or ".xxx.." in s or ".x.xx." in s or ".xx.x." in s:
-                count += 1
-        return count
+            window = next(self._windows(line, s, patterns, through), None)
+            if window is not None:
+                found.append(window)
+        return found
+
+    @staticmethod
+    def _windows(
+        line: list[int], s: str, patterns: tuple[str, ...], through: int | None
+    ) -> Iterator[tuple[int, ...]]:
+        for pattern in patterns:
+            k = s.find(pattern)
+            while k >= 0:
+                window = tuple(line[k : k + len(pattern)])
+                if through is None or any(
+                    j == through and c == "x" for j, c in zip(window, pattern, strict=True)
+                ):
+                    yield window
+                k = s.find(pattern, k + 1)
+
+    def announcements(self) -> list[str]:
+        """What the etiquette (禮節) has the player who just moved announce: ``["tessera"]``
+        when the stone just placed makes a four one stone from five, else ``["tria"]`` when
+        it makes an open tria; ``[]`` otherwise or when the game is over."""
+        if self.last < 0 or self.outcome is not None:
+            return []
+        p = self.stone(self.last)
+        for word, patterns in (("tessera", TESSERA), ("tria", TRIA)):
+            if self.formations(p, patterns, through=self.last):
+                return [word]
+        return []
 
     # -- moves -------------------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
