@@ -5,9 +5,8 @@ from __future__ import annotations
 from ..core.errors import QipanError
 
 
-def component_layers(space) -> list[list[tuple[tuple, ...]]]:
-    """Components in layers: a component's dependencies all lie in earlier layers, so the
-    components of one layer can be solved at the same time (Ray) or in any order."""
+def component_dependencies(space) -> dict[tuple[tuple, ...], set[tuple[tuple, ...]]]:
+    """For each component, the other components its moves lead into."""
     components = [tuple(c) for c in space.components()]
     owner = {key: c for c in components for key in c}
     needs: dict[tuple, set[tuple]] = {}
@@ -20,6 +19,14 @@ def component_layers(space) -> list[list[tuple[tuple, ...]]]:
                 if owner[d] != c:
                     deps.add(owner[d])
         needs[c] = deps
+    return needs
+
+
+def component_layers(space) -> list[list[tuple[tuple, ...]]]:
+    """Components in layers: a component's dependencies all lie in earlier layers, so the
+    components of one layer can be solved at the same time (Ray) or in any order."""
+    needs = component_dependencies(space)
+    components = list(needs)
     layers: list[list[tuple[tuple, ...]]] = []
     done: set[tuple] = set()
     while len(done) < len(components):

@@ -136,7 +136,7 @@ class Database:
             t0 = time.process_time()
             codes = self.solve_component(component, check=check)
             for key, values in zip(component, codes, strict=True):
-                self._store(key, values)
+                self.store(key, values)
             self._write_manifest()
             if progress:
                 progress(
@@ -196,7 +196,8 @@ class Database:
         start = np.concatenate(starts + [np.array([base], dtype=np.int64)])
         return start, np.concatenate(dests), np.concatenate(exts), np.concatenate(terms)
 
-    def _store(self, key: tuple, values: np.ndarray) -> None:
+    def store(self, key: tuple, values: np.ndarray) -> dict:
+        """Write one segment's file and its manifest entry (in memory); return the entry."""
         segment = self.by_key[key]
         name = f"{segment.label}.u8"
         path = self.directory / name
@@ -211,6 +212,12 @@ class Database:
             "sha256": file_sha256(path),
             "counts": tally(values),
         }
+        return self.manifest["segments"][segment.label]
+
+    def record(self, entries: dict) -> None:
+        """Add manifest entries of segments stored by another process, and save the manifest."""
+        self.manifest["segments"].update(entries)
+        self._write_manifest()
 
     def verify(self, quick: bool = False) -> None:
         """Drop manifest entries whose file is missing or (unless ``quick``) whose hash no

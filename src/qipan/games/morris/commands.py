@@ -41,7 +41,7 @@ def solve(preset, options, stones, directory, check, ray_address):
         f"{preset}: {len(segments)} segments, {sum(s.size for s in segments):,} positions "
         f"({len(tables.space.symmetries)} symmetries) -> {tables.directory}"
     )
-    start = time.process_time()
+    start, wall = time.process_time(), time.perf_counter()
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -64,4 +64,5 @@ def solve(preset, options, stones, directory, check, ray_address):
     if stones is None:
         kind, plies = tables.value(game.new())
         value = f"start: {kind}" + (f" in {plies} plies" if plies is not None else "") + "; "
-    console.print(f"{value}CPU {time.process_time() - start:.1f} s; manifest {digest}")
+    cpu = f"CPU {time.process_time() - start:.1f} s" if ray_address is None else "CPU: in the Ray workers"
+    console.print(f"{value}{cpu}, wall {time.perf_counter() - wall:.1f} s; manifest {digest}")

@@ -20,6 +20,7 @@ as in ``solver.py``)."""
 from __future__ import annotations
 
 from dataclasses import asdict
+from functools import cache
 
 from ...core.errors import QipanError
 from ...solve.jit import njit, np
@@ -88,6 +89,10 @@ class MorrisSpace:
         self.seg_id = np.full((n + 1, n + 1, S + 1, S + 1), -1, dtype=np.int64)
         for i, s in enumerate(self._segments):
             self.seg_id[s.key] = i
+
+    def __reduce__(self):
+        # Sent to Ray workers as what rebuilds it (once per worker process), not as its arrays.
+        return _space_for, (self.game.id, tuple(sorted(self.game.options.items())), self.max_stones)
 
     # -- the segments and their DAG ----------------------------------------------------------
     def start_key(self) -> tuple:
@@ -240,6 +245,13 @@ class MorrisSpace:
 
     def weights(self, key: tuple) -> np.ndarray:
         return self.index.weights(key[0], key[1])
+
+
+@cache
+def _space_for(game_id: str, options: tuple, max_stones: int | None) -> MorrisSpace:
+    from ... import load
+
+    return MorrisSpace(load(game_id, **dict(options)), max_stones)
 
 
 @njit
