@@ -70,20 +70,11 @@ def _option(name, default):
     )
 
 
-def _make(**options):
-    try:
-        return PipeManiaGame(**options)
-    except ValueError as exc:
-        from ...core import OptionError
-
-        raise OptionError(str(exc)) from exc
-
-
 SPEC = GameSpec(
     id="pipemania",
     title="Pipe Mania",
     family="pipemania",
-    make=_make,
+    make=PipeManiaGame,
     options=tuple(_option(k, v) for k, v in DEFAULTS.items()),
     players=(1, 2),
     description="Lay pipes from the start to the drain before the flooz arrives (the seed's goal: connect).",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from ...core import CHANCE, IllegalMove, Move, Outcome, State
+from ...core import CHANCE, IllegalMove, Move, OptionError, Outcome, State
 from ...core.game import Game
 from .board import BY_ID, CHANCE_MOVES, HURRY, PASS, PIPE_IDS, Piece, opposite
 from .level import Level, build_level, generated_level, parse_layout, speed
@@ -41,7 +41,12 @@ class PipeManiaGame(Game):
 
     def __init__(self, **options):
         super().__init__(**options)
-        o = {**DEFAULTS, **options}
+        try:
+            self._configure({**DEFAULTS, **options})
+        except ValueError as exc:  # a bad layout, wrap, piece list or weights: say which
+            raise OptionError(str(exc)) from exc
+
+    def _configure(self, o: dict) -> None:
         self.o = o
         self.mode = o["mode"]
         self.supply = o["supply"]
