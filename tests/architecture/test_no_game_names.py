@@ -13,7 +13,7 @@ from pathlib import Path
 import qipan
 
 SRC = Path(qipan.__file__).parent
-GENERIC = ("cli", "server", "agents", "web", "core")
+GENERIC = ("cli", "server", "agents", "web", "core", "rl")
 
 
 def _pattern() -> re.Pattern:

@@ -43,7 +43,8 @@ def test_actions_number_the_legal_moves_one_to_one(preset):
             assert legal, f"{preset}: no representable move at ply {state.ply}"
             for action, move in legal.items():
                 assert space.index(state, move) == action
-                assert space.move(state, action) == move
+            for action in sorted(legal)[:: max(1, len(legal) // 4)]:  # a few back the other way
+                assert space.move(state, action) == legal[action]
 
 
 @pytest.mark.parametrize("preset", PRESETS)
