@@ -56,3 +56,27 @@ def test_first_player_random_uses_the_seed():
     firsts = {game.new(seed=s).to_move for s in range(16)}
     assert firsts == {0, 1}
     assert game.new(seed=3).to_move == game.new(seed=3).to_move
+
+
+def test_kurna_line_moving_only_the_seeds_reading():
+    # the seed: "輪流放置棋子,完成這階段後開始移動棋子,能將三棋子移到在同一直線上的一方勝":
+    # a line wins when stones are moved into it; the 3MM-3 placement line does not win
+    game = qipan.load("three-mens-morris-kurna", line_moving_only=True)
+    state = game.new().play_many(["a1", "b1", "b2", "c1", "c3"])
+    assert state.outcome is None and state.to_move == 1
+    state.play("a3")
+    assert state.outcome is None and state.phase(0) == "moving"
+    state.play_many(["c3-c2", "a3-b3"])  # White's placed line does not win; it moves out
+    state.play("c2-c3")  # and back: now the line a1-b2-c3 is made by a move
+    assert state.outcome.winners == (0,) and state.outcome.reason == "three in a line"
+    state = game.new().play_many(["a1", "b1", "c1", "a2", "c3", "b3"])
+    state.play_many(["c1-c2", "a2-b2"])  # as in the default game: Black moves into b1-b2-b3
+    assert state.outcome.winners == (1,)
+
+
+def test_kurna_line_moving_only_is_kept_out_of_the_tables():
+    from qipan.games.morris.tables import supported
+
+    rules = qipan.load("three-mens-morris-kurna", line_moving_only=True).rules
+    assert supported(rules) == "line_moving_only is not in the tables"
+    assert supported(qipan.load("three-mens-morris-kurna").rules) is None

@@ -153,3 +153,34 @@ def test_zhiqi_stones_option_and_full_board():
     state = qipan.load("zhiqi").new().play_many(full)
     assert all("x" not in m.text for m in state.history)
     assert state.outcome.is_draw and "full" in state.outcome.reason
+
+
+# -- where 擔 and 槓 apply: the thesis (default) or every line (the seed) ----------------------
+def test_the_seeds_dan_between_two_enemy_stones_on_any_line():
+    # the seed: "當一方移棋子至對方兩棋子中間時,可以吃掉對方這兩個棋子" names no line; 直棋-2
+    # with dan_lines=any: Black slides into the middle of the radial line d7-d6-d5
+    state = pos("zhiqi", "W:d7,d5,b2,f2 B:f6,a1,g1,c3 to:B", dan_lines="any")
+    assert texts(state, "f6-d6") == {"f6-d6xd5xd7"}
+    state.play("f6-d6xd5xd7")
+    assert state.at("d7") is None and state.at("d5") is None and state.bb[0].bit_count() == 2
+    state.undo()
+    assert state.at("d7") == 0 and state.at("f6") == 1
+    assert texts(pos("zhiqi", "W:d7,d5,b2,f2 B:f6,a1,g1,c3 to:B"), "f6-d6") == {"f6-d6"}  # the thesis
+
+
+def test_the_seeds_gang_two_against_one_on_any_line():
+    # the seed: "當一方棋子移動與對方棋子做成二對一情況,可以吃掉對方這個棋子" names no line;
+    # 直棋-4 with gang_lines=any: Black f6-g7 makes a7(B) d7(W) g7(B) on a square side
+    state = pos("zhiqi", "W:d7,b2,d2,a4 B:a7,f6,a1,c3 to:B", gang_lines="any")
+    assert texts(state, "f6-g7") == {"f6-g7xd7"}
+    assert texts(pos("zhiqi", "W:d7,b2,d2,a4 B:a7,f6,a1,c3 to:B"), "f6-g7") == {"f6-g7"}  # the thesis
+    # 直棋-3 (the seed's own figure, a radial 槓) is unchanged
+    state = pos("zhiqi", "W:f6,b2,d2,a4 B:g7,e4,a1,c3 to:B", gang_lines="any")
+    assert texts(state, "e4-e5") == {"e4-e5xf6"}
+
+
+def test_dan_and_gang_line_options_are_zhiqi_only_and_checked():
+    with pytest.raises(qipan.OptionError):
+        qipan.load("zhiqi", dan_lines="radial")
+    with pytest.raises(qipan.OptionError):
+        qipan.load("nine-mens-morris", gang_lines="any")

@@ -65,6 +65,28 @@ def _options(stones=(3, 12)):
         "dan_gang_moving_only": Option(
             "dan_gang_moving_only", bool, False, "擔 and 槓 only in the moving phase (the seed's reading)"
         ),
+        "dan_lines": Option(
+            "dan_lines",
+            str,
+            "sides",
+            "lines where 擔 takes the two flanking stones: sides = square sides only (李明臻's thesis); "
+            "any = every line (the seed names none)",
+            choices=("sides", "any"),
+        ),
+        "gang_lines": Option(
+            "gang_lines",
+            str,
+            "radial",
+            "lines where 槓 takes the middle stone: radial = the 8 lines across the squares (李明臻's "
+            "thesis); any = every line, square sides too (the seed names none)",
+            choices=("radial", "any"),
+        ),
+        "line_moving_only": Option(
+            "line_moving_only",
+            bool,
+            False,
+            "Kurna: only a line made by moving a stone wins, not one made while placing (the seed's reading)",
+        ),
         "move_anywhere": Option("move_anywhere", bool, False, "Nine Holes: move to any empty point"),
         "first_player": Option(
             "first_player",
@@ -100,7 +122,14 @@ _VARIANTS = [
         "three-mens-morris-kurna",
         "Three Men's Morris (Kurna)",
         dict(board="three", diagonals=True, stones=3, goal="line", n_move=0, flying=None),
-        ("diagonal_lines", "move_anywhere", "repetition_count", "max_plies", "first_player"),
+        (
+            "diagonal_lines",
+            "move_anywhere",
+            "line_moving_only",
+            "repetition_count",
+            "max_plies",
+            "first_player",
+        ),
         {"diagonal_lines": True},
         None,
     ),
@@ -139,7 +168,7 @@ _VARIANTS = [
             protection="no_mill_protection",
             flying=None,
         ),
-        ("stones", "dan_gang_moving_only")
+        ("stones", "dan_gang_moving_only", "dan_lines", "gang_lines")
         + tuple(o for o in _MOVING if o != "take_per_mill")
         + ("full_board",),
         {"stones": 12, "protection": "no_mill_protection", "flying": None},

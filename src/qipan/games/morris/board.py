@@ -175,11 +175,16 @@ class Tables:
         self.gang_at: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         self.dan_lines = []  # (mid bit, ends mask)
         self.gang_lines = []  # (end1 bit, middle bit, end2 bit)
-        for a, m, b in board.side_lines:
+        # The thesis: 擔 on square sides, 槓 on radial lines; dan_lines/gang_lines="any" (the
+        # seed, which names no line) let each work on every line of the board.
+        every_line = board.side_lines + board.radial_lines
+        dan_lines = every_line if rules.dan_lines == "any" else board.side_lines
+        gang_lines = every_line if rules.gang_lines == "any" else board.radial_lines
+        for a, m, b in dan_lines:
             ends = 1 << idx[a] | 1 << idx[b]
             self.dan_at[idx[m]].append(ends)
             self.dan_lines.append((1 << idx[m], ends))
-        for a, m, b in board.radial_lines:
+        for a, m, b in gang_lines:
             self.gang_at[idx[a]].append((1 << idx[m], 1 << idx[b]))
             self.gang_at[idx[b]].append((1 << idx[m], 1 << idx[a]))
             self.gang_lines.append((1 << idx[a], 1 << idx[m], 1 << idx[b]))

@@ -368,7 +368,7 @@ class MorrisState(State):
             self.nmove = 0
         self.plies += 1
         self._moves = None
-        self._settle(c, to)
+        self._settle(c, to, fb != 0)
         if self._repetition and self.outcome is None:
             k = self._count_position()
             if k is not None:
@@ -406,12 +406,17 @@ class MorrisState(State):
         self.to_move = None
         self._moves = []
 
-    def _settle(self, c: int, to: int) -> None:
-        """After player ``c``'s ply: decide who moves next, or how the game ended."""
+    def _settle(self, c: int, to: int, moved: bool = False) -> None:
+        """After player ``c``'s ply (``moved``: a stone slid or flew to ``to``): decide who
+        moves next, or how the game ended."""
         r = self.rules
         o = 1 - c
         if self._line_goal:
-            if to >= 0 and any(self.bb[c] & pm == pm for pm in self.t.pairs[to]):
+            if (
+                to >= 0
+                and (moved or not r.line_moving_only)
+                and any(self.bb[c] & pm == pm for pm in self.t.pairs[to])
+            ):
                 self._end(Outcome.win((c,), 2, "three in a line"))
                 return
         elif self.hand[o] + self.bb[o].bit_count() < 3:

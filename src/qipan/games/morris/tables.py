@@ -37,6 +37,8 @@ def supported(rules) -> str | None:
         return "直棋 captures (擔, 槓) are not in the tables"
     if rules.take_per_mill != 1:
         return "take_per_mill=2 is not in the tables"
+    if rules.line_moving_only:
+        return "line_moving_only is not in the tables"
     if rules.goal == "mill" and rules.full_board != "draw" and 2 * rules.stones >= _points(rules):
         return "a board that can fill up is not in the tables"
     return None

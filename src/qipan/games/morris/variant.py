@@ -25,7 +25,10 @@ class MorrisRules:
     full_board: str = "draw"  # draw | white_loses | each_removes
     captures: str = "mill"  # mill | zhiqi (直, 擔, 槓)
     dan_gang_moving_only: bool = False
+    dan_lines: str = "sides"  # 直棋 擔 on: sides (the thesis) | any line (the seed names none)
+    gang_lines: str = "radial"  # 直棋 槓 on: radial (the thesis) | any line (the seed names none)
     goal: str = "mill"  # mill (a mill removes) | line (a line wins: Three Men's Morris)
+    line_moving_only: bool = False  # goal=line: only a line made by moving a stone wins
     placement_only: bool = False  # simple Three Men's Morris: no movement phase
     move_anywhere: bool = False  # Nine Holes: every move goes to any empty point
     first_player: str = "white"  # white | black | random
