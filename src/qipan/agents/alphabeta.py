@@ -40,6 +40,11 @@ class AlphaBetaAgent(Agent):
         self._me = state.to_move
         self._deadline = self.deadline()
         self.nodes = 0
+        kernel = state.game.kernel()
+        if kernel is not None:  # the game's compiled twin searches the same values, faster
+            result = kernel.alphabeta(state, depth=self.depth, deadline=self._deadline)
+            self.nodes, self.reached_depth, self.last_score = result.nodes, result.depth, result.score
+            return result.move
         if len(self.table) > self.table_size:
             self.table.clear()
         work = state.copy()

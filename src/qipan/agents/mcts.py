@@ -51,6 +51,17 @@ class MCTSAgent(Agent):
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
+        kernel = state.game.kernel()
+        if kernel is not None:  # the game's compiled twin runs this search, same limits and seed
+            move, self.last_iterations = kernel.mcts(
+                state,
+                iterations=self.iterations,
+                deadline=self.deadline(),
+                seed=self.rng.getrandbits(63),
+                exploration=self.exploration,
+                playout_cap=self.playout_cap,
+            )
+            return move
         root = _Node(state)
         self.rng.shuffle(root.untried)
         deadline = self._deadline = self.deadline()

@@ -12,9 +12,11 @@ import random
 import pytest
 
 import qipan
+from qipan.agents.alphabeta import AlphaBetaAgent
+from qipan.agents.mcts import MCTSAgent
 from qipan.core.perft import perft
 from qipan.fast import HAVE_NUMBA, check_kernel
-from qipan.games.morris.kernel import kernel_for
+from qipan.games.morris.kernel import MorrisKernel, kernel_for
 
 from ...data import SHARED_DATA
 
@@ -154,9 +156,17 @@ def test_positions_set_up_from_text_agree():
 
 def test_kernels_switched_off_leave_the_reference_rules(monkeypatch):
     monkeypatch.setenv("QIPAN_KERNELS", "0")
-    assert kernel_for(qipan.load("nine-mens-morris")) is None
+    game = qipan.load("nine-mens-morris")
+    assert game.kernel() is None and kernel_for(game) is None
     with pytest.raises(ValueError, match="no kernel"):
-        check_kernel(qipan.load("nine-mens-morris"), 1)
+        check_kernel(game, 1)
+    called = []
+    monkeypatch.setattr(MorrisKernel, "mcts", lambda *a, **k: called.append(1))
+    state = game.new()
+    agent = MCTSAgent(iterations=40, seed=1)
+    assert agent.choose(state) in state.legal_moves() and agent.last_iterations == 40
+    assert AlphaBetaAgent(depth=2).choose(state) in state.legal_moves()
+    assert not called
 
 
 def test_playouts_finish_and_count():
@@ -173,7 +183,7 @@ def test_playouts_finish_and_count():
     "preset", ["nine-mens-morris", "zhiqi", "three-mens-morris-kurna", "six-mens-morris"]
 )
 def test_compiled_evaluation_is_the_reference_evaluation(preset):
-    from qipan.games.morris.kernel_search import evaluate
+    from qipan.games.morris.kernel import evaluate
 
     game = qipan.load(preset)
     kernel = kernel_of(game)
@@ -211,8 +221,6 @@ def test_compiled_mcts_finds_the_winning_mill():
 
 @pytest.mark.parametrize("preset", ["nine-mens-morris", "zhiqi", "six-mens-morris"])
 def test_compiled_alphabeta_has_the_generic_agents_values(preset):
-    from qipan.agents.alphabeta import AlphaBetaAgent
-
     game = qipan.load(preset)
     kernel = kernel_of(game)
     rng = random.Random(4)

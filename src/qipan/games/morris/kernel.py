@@ -1,6 +1,15 @@
 """The compiled twin of the Morris rules (Numba, ``qipan[fast]``): move generation, play,
 outcome, random playouts and perft over int64 arrays, with the same semantics as the
-reference rules (``MorrisState``) for every board and rule option.
+reference rules (``MorrisState``) for every board and rule option; and search inside it:
+``evaluation.py``'s evaluation, a UCT search with the semantics of the generic ``mcts`` agent
+(per-player reward sums, untried moves expanded last-first with the root's shuffled, uniform
+random playouts cut at ``playout_cap`` plies and scored by the evaluation, the most visited
+root move) and an alpha-beta with the values of the generic ``alphabeta`` agent (the
+evaluation at the horizon, a win ``WIN - ply``) searched as PVS with iterative deepening, a
+transposition table on the exact position key, killer moves and a history table.
+
+One file on purpose: Numba's on-disk cache is invalidated by a change of the function's own
+file only, so compiled code that calls functions of another file could run stale versions.
 
 Layout of the arrays (all int64):
 
@@ -18,11 +27,17 @@ to = -1 for a bare full-board removal), the same triple as ``Tables.move(f, to, 
 
 from __future__ import annotations
 
-from ...fast import njit, np
+import math
+import time
+from dataclasses import fields
+
+from ...fast import HAVE_NUMBA, njit, np
 
 # -- table and parameter layout --------------------------------------------------------------
-PT_NBR, PT_NPAIRS, PT_PAIRS, PT_DAN, PT_GANG_MID, PT_GANG_OTHER = 0, 1, 2, 6, 7, 8
-PT_WIDTH = 9
+PT_NBR, PT_NPAIRS, PT_PAIRS, PT_NDAN, PT_DAN, PT_NGANG, PT_GANG_MID, PT_GANG_OTHER = 0, 1, 2, 6, 7, 11, 12, 16
+PT_WIDTH = 20
+#: Lines through one point, 擔 lines centred on it, 槓 lines ending on it: at most this many.
+PT_SLOTS = 4
 (
     _P_N,
     _P_FULL,
@@ -38,7 +53,8 @@ PT_WIDTH = 9
     _P_LINE_GOAL,
     _P_PLACEMENT_ONLY,
     _P_NLINES,
-) = range(14)
+    _P_LINE_MOVING_ONLY,
+) = range(15)
 PROTECTION = {"fallback": 0, "always_protected": 1, "no_mill_protection": 2}
 FULL_BOARD = {"draw": 0, "white_loses": 1, "each_removes": 2}
 
@@ -161,12 +177,14 @@ def _landing(pt, lines, par, f, to, own, opp, out, count):
                 count += 1
                 first ^= low
         if not (par[_P_DAN_GANG_MOVING_ONLY] and f < 0):
-            ends = row[PT_DAN]
-            if ends and opp & ends == ends:
-                count = _emit_once(out, start, count, encode(f, to, ends))
-            mid = row[PT_GANG_MID]
-            if mid and opp & mid and own2 & row[PT_GANG_OTHER]:
-                count = _emit_once(out, start, count, encode(f, to, mid))
+            for j in range(row[PT_NDAN]):  # 擔: both ends of a line centred here
+                ends = row[PT_DAN + j]
+                if opp & ends == ends:
+                    count = _emit_once(out, start, count, encode(f, to, ends))
+            for j in range(row[PT_NGANG]):  # 槓: the enemy middle of a line ending here
+                mid = row[PT_GANG_MID + j]
+                if opp & mid and own2 & row[PT_GANG_OTHER + j]:
+                    count = _emit_once(out, start, count, encode(f, to, mid))
     elif mills:
         first = removable(lines, par, opp)
         if par[_P_TAKE] == 1 or mills == 1:
@@ -265,11 +283,12 @@ def _end(s, result, reason):
 
 
 @njit
-def _settle(pt, par, s, c, to):
-    """After player ``c``'s ply: who moves next, or how the game ended (``MorrisState._settle``)."""
+def _settle(pt, par, s, c, to, moved):
+    """After player ``c``'s ply (``moved``: a stone slid or flew): who moves next, or how the
+    game ended (``MorrisState._settle``)."""
     o = 1 - c
     if par[_P_LINE_GOAL]:
-        if to >= 0:
+        if to >= 0 and (moved or not par[_P_LINE_MOVING_ONLY]):
             row = pt[to]
             mine = s[S_BB0 + c]
             for j in range(row[PT_NPAIRS]):
@@ -339,7 +358,7 @@ def play(pt, par, s, code):
         s[S_NMOVE] = 0
         s[S_HIST_BASE] = s[S_HIST_LEN]  # no position before a removal can recur
     s[S_PLIES] += 1
-    _settle(pt, par, s, c, to)
+    _settle(pt, par, s, c, to, f >= 0)
     threshold = par[_P_REP]
     if threshold and s[S_RESULT] == ONGOING and s[S_HAND0] == 0 and s[S_HAND1] == 0:
         key = position_key(s)
@@ -436,6 +455,525 @@ def perft(pt, lines, par, s, depth):
     return _perft(pt, lines, par, s.copy(), depth, bufs, saved)
 
 
+# -- evaluation (``evaluation.evaluate``) -----------------------------------------------------
+# The UCT tree lives in arrays that the Python side grows and keeps between batches of
+# iterations, so a time limit is checked between batches; alpha-beta reads the clock every
+# 1,024 nodes (a Numba ``objmode`` block).
+@njit
+def _closers(lines, nlines, own, empty):
+    once = 0
+    twice = 0
+    for i in range(nlines):
+        x = lines[i] & ~own
+        if x and not x & (x - 1) and x & empty:
+            twice |= once & x
+            once |= x
+    return once, twice
+
+
+@njit
+def _mobility(pt, par, s, player, empty):
+    own = s[S_BB0 + player]
+    if s[S_HAND0 + player] or popcount(own) <= par[_P_FLY_AT]:
+        return 0.0
+    slides = 0
+    blocked = 0
+    x = own
+    while x:
+        low = x & -x
+        x ^= low
+        i = 0
+        while not (low >> i) & 1:
+            i += 1
+        free = pt[i, PT_NBR] & empty
+        slides += popcount(free)
+        if free == 0:
+            blocked += 1
+    return 0.05 * slides - 0.1 * blocked
+
+
+@njit
+def evaluate(pt, lines, par, s, player):
+    """Heuristic value in [-1, 1] of a position still in play, for ``player``."""
+    white = s[S_BB0]
+    black = s[S_BB1]
+    nlines = par[_P_NLINES]
+    empty = par[_P_FULL] ^ (white | black)
+    score = 0.0
+    if par[_P_LINE_GOAL] == 0:
+        score += (s[S_HAND0] + popcount(white)) - (s[S_HAND1] + popcount(black))
+        score += (
+            0.25 * (popcount(in_mills(lines, nlines, white)) - popcount(in_mills(lines, nlines, black))) / 3
+        )
+    w_once, w_twice = _closers(lines, nlines, white, empty)
+    b_once, b_twice = _closers(lines, nlines, black, empty)
+    score += 0.3 * (popcount(w_once) - popcount(b_once)) + 0.5 * (popcount(w_twice) - popcount(b_twice))
+    score += _mobility(pt, par, s, 0, empty) - _mobility(pt, par, s, 1, empty)
+    if s[S_TO_MOVE] == 0 and w_once:
+        score += 0.3
+    elif s[S_TO_MOVE] == 1 and b_once:
+        score -= 0.3
+    value = math.tanh(score / 4)
+    return value if player == 0 else -value
+
+
+# -- UCT ---------------------------------------------------------------------------------------
+# Integer node fields (rows of ``nodes``) and float fields (rows of ``stats``).
+N_MOVE, N_FIRST, N_LAST, N_NEXT, N_POOL, N_UNTRIED, N_TO_MOVE = range(7)
+N_INT = 7
+F_VISITS, F_TOTAL0, F_TOTAL1 = range(3)
+# ``meta``: nodes in use, pool entries in use.
+M_NODES, M_POOL = 0, 1
+
+
+@njit
+def _new_node(pt, lines, par, s, nodes, stats, pool, meta, code, shuffle, rng):
+    """Append a node for position ``s`` (reached by ``code``) with its moves untried."""
+    i = meta[M_NODES]
+    meta[M_NODES] = i + 1
+    start = meta[M_POOL]
+    n = legal_moves(pt, lines, par, s, pool[start:])
+    if shuffle:  # the root's untried moves are shuffled (``mcts``: rng.shuffle)
+        for j in range(n - 1, 0, -1):
+            k = rand_below(rng, j + 1)
+            pool[start + j], pool[start + k] = pool[start + k], pool[start + j]
+    meta[M_POOL] = start + n
+    nodes[i, N_MOVE] = code
+    nodes[i, N_FIRST] = -1
+    nodes[i, N_LAST] = -1
+    nodes[i, N_NEXT] = -1
+    nodes[i, N_POOL] = start
+    nodes[i, N_UNTRIED] = n
+    nodes[i, N_TO_MOVE] = s[S_TO_MOVE]
+    stats[i, F_VISITS] = 0.0
+    stats[i, F_TOTAL0] = 0.0
+    stats[i, F_TOTAL1] = 0.0
+    return i
+
+
+@njit
+def mcts_init(pt, lines, par, root, nodes, stats, pool, meta, rng):
+    meta[M_NODES] = 0
+    meta[M_POOL] = 0
+    _new_node(pt, lines, par, root, nodes, stats, pool, meta, 0, True, rng)
+
+
+@njit
+def mcts_run(pt, lines, par, root, nodes, stats, pool, meta, rng, iterations, exploration, cap):
+    """Run up to ``iterations`` iterations; stop early when the arrays may run out of room.
+    Returns the iterations done."""
+    s = root.copy()
+    buf = np.empty(MAX_MOVES, np.int64)
+    path = np.empty(nodes.shape[0] + 1, np.int64)
+    used = HEADER + root[S_HIST_LEN]
+    done = 0
+    while done < iterations:
+        if meta[M_NODES] + 1 >= nodes.shape[0] or meta[M_POOL] + MAX_MOVES >= pool.shape[0]:
+            break
+        s[:used] = root[:used]
+        node = 0
+        depth = 0
+        path[0] = 0
+        while s[S_RESULT] == ONGOING:  # selection and expansion
+            if nodes[node, N_UNTRIED]:
+                nodes[node, N_UNTRIED] -= 1
+                code = pool[nodes[node, N_POOL] + nodes[node, N_UNTRIED]]
+                play(pt, par, s, code)
+                child = _new_node(pt, lines, par, s, nodes, stats, pool, meta, code, False, rng)
+                if nodes[node, N_LAST] < 0:
+                    nodes[node, N_FIRST] = child
+                else:
+                    nodes[nodes[node, N_LAST], N_NEXT] = child
+                nodes[node, N_LAST] = child
+                depth += 1
+                path[depth] = child
+                break
+            player = nodes[node, N_TO_MOVE]
+            log_n = math.log(stats[node, F_VISITS])
+            best = -1
+            best_value = -1.0
+            child = nodes[node, N_FIRST]
+            while child >= 0:
+                v = stats[child, F_VISITS]
+                value = stats[child, F_TOTAL0 + player] / v + exploration * math.sqrt(log_n / v)
+                if value > best_value:
+                    best = child
+                    best_value = value
+                child = nodes[child, N_NEXT]
+            play(pt, par, s, nodes[best, N_MOVE])
+            node = best
+            depth += 1
+            path[depth] = node
+        plies = 0  # playout
+        while s[S_RESULT] == ONGOING and plies < cap:
+            n = legal_moves(pt, lines, par, s, buf)
+            play(pt, par, s, buf[rand_below(rng, n)])
+            plies += 1
+        r = s[S_RESULT]
+        if r == ONGOING:
+            r0 = (evaluate(pt, lines, par, s, 0) + 1.0) / 2.0
+            r1 = (evaluate(pt, lines, par, s, 1) + 1.0) / 2.0
+        elif r == 0:
+            r0, r1 = 1.0, 0.0
+        elif r == 1:
+            r0, r1 = 0.0, 1.0
+        else:
+            r0, r1 = 0.5, 0.5
+        for k in range(depth + 1):
+            i = path[k]
+            stats[i, F_VISITS] += 1.0
+            stats[i, F_TOTAL0] += r0
+            stats[i, F_TOTAL1] += r1
+        done += 1
+    return done
+
+
+@njit
+def mcts_best(nodes, stats, player):
+    """The root move with the most visits (ties: the larger reward sum, then the first)."""
+    best = -1
+    child = nodes[0, N_FIRST]
+    while child >= 0:
+        if best < 0:
+            best = child
+        else:
+            v, b = stats[child, F_VISITS], stats[best, F_VISITS]
+            if v > b or (v == b and stats[child, F_TOTAL0 + player] > stats[best, F_TOTAL0 + player]):
+                best = child
+        child = nodes[child, N_NEXT]
+    return nodes[best, N_MOVE]
+
+
+class Tree:
+    """The arrays of one search, grown when a batch may not fit."""
+
+    def __init__(self, nodes: int = 4096):
+        self.nodes = np.empty((nodes, N_INT), np.int64)
+        self.stats = np.empty((nodes, 3), np.float64)
+        self.pool = np.empty(nodes * 32 + MAX_MOVES, np.int64)
+        self.meta = np.zeros(2, np.int64)
+
+    def grow(self) -> None:
+        if self.meta[M_NODES] + 1 >= self.nodes.shape[0]:
+            self.nodes = np.concatenate([self.nodes, np.empty_like(self.nodes)])
+            self.stats = np.concatenate([self.stats, np.empty_like(self.stats)])
+        if self.meta[M_POOL] + MAX_MOVES >= self.pool.shape[0]:
+            self.pool = np.concatenate([self.pool, np.empty_like(self.pool)])
+
+
+def mcts(kernel, state, iterations=None, deadline=None, seed=0, exploration=1.4, playout_cap=400):
+    """UCT from the reference ``state`` on ``kernel``: returns (the chosen Move, iterations).
+    Stops at ``iterations`` or when ``time.perf_counter()`` passes ``deadline``."""
+    root = kernel.state(state)
+    rng = np.array([seed_word(seed)], np.uint64)
+    tree = Tree(min(iterations + 2, 1 << 16) if iterations else 4096)
+    args = (kernel.pt, kernel.lines, kernel.par, root)
+    mcts_init(*args, tree.nodes, tree.stats, tree.pool, tree.meta, rng)
+    done = 0
+    batch = 64
+    while iterations is None or done < iterations:
+        todo = batch if iterations is None else min(batch, iterations - done)
+        ran = mcts_run(
+            *args, tree.nodes, tree.stats, tree.pool, tree.meta, rng, todo, exploration, playout_cap
+        )
+        done += ran
+        if ran < todo:
+            tree.grow()
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+        batch = min(batch * 2, 4096) if deadline is None else batch
+    if done == 0:  # a deadline already past: one iteration, so there is a move to return
+        done = mcts_run(*args, tree.nodes, tree.stats, tree.pool, tree.meta, rng, 1, exploration, playout_cap)
+    return kernel.move(int(mcts_best(tree.nodes, tree.stats, state.to_move))), done
+
+
+# -- alpha-beta ----------------------------------------------------------------------------------
+WIN = 1_000_000.0
+INF = 1e18
+EXACT, LOWER, UPPER = 0, 1, 2
+MAX_PLY = 66
+# ``counters``: nodes searched, aborted (the deadline passed), deadline in perf_counter seconds
+# times 1e6 (0: none).
+C_NODES, C_ABORT, C_DEADLINE = 0, 1, 2
+
+if HAVE_NUMBA:
+    import numba
+    from numba import objmode
+
+    def _njit_gil(fn):
+        """Compile ``fn`` holding the GIL: the clock's ``objmode`` block needs it (``njit``
+        releases it, and objmode inside a nogil function crashes)."""
+        return numba.njit(cache=True)(fn)
+
+    @_njit_gil
+    def _now_us():
+        with objmode(t="int64"):
+            t = int(time.perf_counter() * 1e6)
+        return t
+
+else:  # never compiled nor called without Numba; the reference agents play then
+
+    def _njit_gil(fn):
+        return fn
+
+    def _now_us():
+        return int(time.perf_counter() * 1e6)
+
+
+@njit
+def _tt_index(key, mask):
+    return ((key * np.int64(-7046029254386353131)) >> np.int64(20)) & mask
+
+
+@njit
+def _order(pt, lines, par, s, moves, scores, n, tt_move, killers, history, ply):
+    """Scores for trying the moves best first: the table's move, removals (more stones
+    first), killers, blocks of the opponent's mill points, then the history table."""
+    c = s[S_TO_MOVE]
+    opp = s[S_BB0 + 1 - c]
+    empty = par[_P_FULL] ^ (s[S_BB0] | s[S_BB1])
+    threats = closers(lines, par[_P_NLINES], opp) & empty
+    for i in range(n):
+        code = moves[i]
+        removed = code >> 10
+        to = (code >> 5 & 31) - 1
+        if code == tt_move:
+            score = 1 << 40
+        elif removed:
+            score = (1 << 36) + popcount(removed)
+        elif code == killers[ply, 0]:
+            score = 1 << 34
+        elif code == killers[ply, 1]:
+            score = (1 << 34) - 1
+        elif to >= 0 and threats >> to & 1:
+            score = 1 << 32
+        else:
+            score = history[code & 1023]
+        scores[i] = score
+
+
+@_njit_gil
+def _search(
+    pt,
+    lines,
+    par,
+    s,
+    depth,
+    alpha,
+    beta,
+    ply,
+    player,
+    tt_keys,
+    tt_ints,
+    tt_vals,
+    killers,
+    history,
+    bufs,
+    scores,
+    saved,
+    counters,
+):
+    """Negamax value of ``s`` for ``player`` (the side to move here, or the side that would
+    have moved in a finished game)."""
+    counters[C_NODES] += 1
+    if counters[C_DEADLINE] and counters[C_NODES] & 1023 == 0 and _now_us() > counters[C_DEADLINE]:
+        counters[C_ABORT] = 1
+    if counters[C_ABORT]:
+        return 0.0
+    r = s[S_RESULT]
+    if r != ONGOING:
+        if r == 2:
+            return 0.0
+        return WIN - ply if r == player else -WIN + ply
+    if depth <= 0:
+        return evaluate(pt, lines, par, s, player)
+    key = position_key(s)
+    mask = tt_keys.shape[0] - 1
+    idx = _tt_index(key, mask)
+    tt_move = -1
+    if tt_keys[idx] == key:
+        tt_move = tt_ints[idx, 2]
+        if tt_ints[idx, 0] >= depth:
+            flag = tt_ints[idx, 1]
+            value = tt_vals[idx]
+            if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
+                return value
+    moves = bufs[ply]
+    n = legal_moves(pt, lines, par, s, moves)
+    sc = scores[ply]
+    _order(pt, lines, par, s, moves, sc, n, tt_move, killers, history, ply)
+    keep = saved[ply]
+    keep[:] = s[:HEADER]
+    alpha0 = alpha
+    best = -INF
+    best_move = moves[0]
+    for i in range(n):
+        k = i  # selection sort, one step per move: most nodes cut after a few moves
+        for j in range(i + 1, n):
+            if sc[j] > sc[k]:
+                k = j
+        moves[i], moves[k] = moves[k], moves[i]
+        sc[i], sc[k] = sc[k], sc[i]
+        code = moves[i]
+        play(pt, par, s, code)
+        if i == 0:
+            v = -_search(
+                pt,
+                lines,
+                par,
+                s,
+                depth - 1,
+                -beta,
+                -alpha,
+                ply + 1,
+                1 - player,
+                tt_keys,
+                tt_ints,
+                tt_vals,
+                killers,
+                history,
+                bufs,
+                scores,
+                saved,
+                counters,
+            )
+        else:  # a null window first: does this move beat the best so far at all?
+            v = -_search(
+                pt,
+                lines,
+                par,
+                s,
+                depth - 1,
+                -alpha - 1e-9,
+                -alpha,
+                ply + 1,
+                1 - player,
+                tt_keys,
+                tt_ints,
+                tt_vals,
+                killers,
+                history,
+                bufs,
+                scores,
+                saved,
+                counters,
+            )
+            if alpha < v < beta:
+                s[:HEADER] = keep
+                play(pt, par, s, code)
+                v = -_search(
+                    pt,
+                    lines,
+                    par,
+                    s,
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    1 - player,
+                    tt_keys,
+                    tt_ints,
+                    tt_vals,
+                    killers,
+                    history,
+                    bufs,
+                    scores,
+                    saved,
+                    counters,
+                )
+        s[:HEADER] = keep
+        if counters[C_ABORT]:
+            return 0.0
+        if v > best:
+            best = v
+            best_move = code
+        if v > alpha:
+            alpha = v
+        if alpha >= beta:
+            if code >> 10 == 0:
+                if killers[ply, 0] != code:
+                    killers[ply, 1] = killers[ply, 0]
+                    killers[ply, 0] = code
+                history[code & 1023] += depth * depth
+            break
+    flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+    tt_keys[idx] = key
+    tt_ints[idx, 0] = depth
+    tt_ints[idx, 1] = flag
+    tt_ints[idx, 2] = best_move
+    tt_vals[idx] = best
+    return best
+
+
+@_njit_gil
+def alphabeta_depth(pt, lines, par, s, depth, tt_keys, tt_ints, tt_vals, killers, history, counters):
+    """One iteration of the deepening: (value for the side to move, best move, completed)."""
+    bufs = np.empty((MAX_PLY, MAX_MOVES), np.int64)
+    scores = np.empty((MAX_PLY, MAX_MOVES), np.int64)
+    saved = np.empty((MAX_PLY, HEADER), np.int64)
+    work = s.copy()
+    player = s[S_TO_MOVE]
+    value = _search(
+        pt,
+        lines,
+        par,
+        work,
+        depth,
+        -INF,
+        INF,
+        0,
+        player,
+        tt_keys,
+        tt_ints,
+        tt_vals,
+        killers,
+        history,
+        bufs,
+        scores,
+        saved,
+        counters,
+    )
+    if counters[C_ABORT]:
+        return 0.0, 0, False
+    idx = _tt_index(position_key(s), tt_keys.shape[0] - 1)
+    return value, tt_ints[idx, 2], True
+
+
+class AlphaBetaResult:
+    __slots__ = ("move", "score", "depth", "nodes")
+
+    def __init__(self, move, score, depth, nodes):
+        self.move, self.score, self.depth, self.nodes = move, score, depth, nodes
+
+
+def alphabeta(kernel, state, depth=None, deadline=None, table_bits: int = 18) -> AlphaBetaResult:
+    """Iterative deepening to ``depth`` (default 64) or until ``time.perf_counter()`` passes
+    ``deadline``; the move of the deepest completed iteration (score for the side to move)."""
+    s = kernel.state(state)
+    size = 1 << table_bits
+    tt_keys = np.full(size, -1, np.int64)
+    tt_ints = np.zeros((size, 3), np.int64)
+    tt_vals = np.zeros(size, np.float64)
+    killers = np.zeros((MAX_PLY, 2), np.int64)
+    history = np.zeros(1024, np.int64)
+    counters = np.zeros(3, np.int64)
+    if deadline is not None:
+        counters[C_DEADLINE] = max(1, int(deadline * 1e6))
+    moves = kernel.legal(s)
+    result = AlphaBetaResult(kernel.move(moves[0]), 0.0, 0, 0)
+    for d in range(1, min(depth or 64, MAX_PLY - 2) + 1):
+        value, code, completed = alphabeta_depth(
+            kernel.pt, kernel.lines, kernel.par, s, d, tt_keys, tt_ints, tt_vals, killers, history, counters
+        )
+        result.nodes = int(counters[C_NODES])
+        if not completed:
+            break
+        result.move, result.score, result.depth = kernel.move(int(code)), float(value), d
+        if abs(value) >= WIN - 1000:
+            break
+    return result
+
+
 # -- the Python side: tables from the reference rules, states in and out -------------------------
 class MorrisKernel:
     """The compiled twin of one rule set: builds its arrays from the reference ``Tables`` and
@@ -452,19 +990,20 @@ class MorrisKernel:
         pt = np.zeros((n, PT_WIDTH), np.int64)
         for i in range(n):
             pt[i, PT_NBR] = tables.nbr[i]
-            pairs = tables.pairs[i]
-            if len(pairs) > 4 or len(tables.dan_at[i]) > 1 or len(tables.gang_at[i]) > 1:
+            pairs, dan, gang = tables.pairs[i], tables.dan_at[i], tables.gang_at[i]
+            if max(len(pairs), len(dan), len(gang)) > PT_SLOTS:
                 raise ValueError(f"point {tables.names[i]} has more lines than the kernel's table holds")
             pt[i, PT_NPAIRS] = len(pairs)
             pt[i, PT_PAIRS : PT_PAIRS + len(pairs)] = pairs
-            if tables.dan_at[i]:
-                pt[i, PT_DAN] = tables.dan_at[i][0]
-            if tables.gang_at[i]:
-                pt[i, PT_GANG_MID], pt[i, PT_GANG_OTHER] = tables.gang_at[i][0]
+            pt[i, PT_NDAN] = len(dan)
+            pt[i, PT_DAN : PT_DAN + len(dan)] = dan
+            pt[i, PT_NGANG] = len(gang)
+            for j, (mid, other) in enumerate(gang):
+                pt[i, PT_GANG_MID + j], pt[i, PT_GANG_OTHER + j] = mid, other
         self.pt = pt
         self.lines = np.array(tables.lines, np.int64)
         fly_at = n if rules.move_anywhere else (-1 if rules.flying is None else rules.flying)
-        par = np.zeros(14, np.int64)
+        par = np.zeros(15, np.int64)
         par[_P_N], par[_P_FULL], par[_P_FLY_AT] = n, tables.full, fly_at
         par[_P_TAKE] = rules.take_per_mill
         par[_P_PROTECTION] = PROTECTION[rules.protection]
@@ -477,6 +1016,7 @@ class MorrisKernel:
         par[_P_LINE_GOAL] = rules.goal == "line"
         par[_P_PLACEMENT_ONLY] = rules.placement_only
         par[_P_NLINES] = len(tables.lines)
+        par[_P_LINE_MOVING_ONLY] = getattr(rules, "line_moving_only", False)
         self.par = par
         self.rules = rules
         self._buf = np.empty(MAX_MOVES, np.int64)
@@ -568,15 +1108,11 @@ class MorrisKernel:
         return tuple(int(x) for x in stats)
 
     def mcts(self, ref, iterations=None, deadline=None, seed=0, exploration=1.4, playout_cap=400):
-        """UCT inside the kernel (``kernel_search.mcts``): (the chosen Move, iterations done)."""
-        from .kernel_search import mcts
-
+        """UCT inside the kernel (``mcts``): (the chosen Move, iterations done)."""
         return mcts(self, ref, iterations, deadline, seed, exploration, playout_cap)
 
     def alphabeta(self, ref, depth=None, deadline=None):
-        """Alpha-beta inside the kernel (``kernel_search.alphabeta``): move, score, depth, nodes."""
-        from .kernel_search import alphabeta
-
+        """Alpha-beta inside the kernel (``alphabeta``): move, score, depth, nodes."""
         return alphabeta(self, ref, depth, deadline)
 
     def warm_up(self, ref) -> None:
@@ -598,12 +1134,26 @@ def seed_word(seed: int) -> int:
 _KERNELS: dict = {}
 
 
+#: The MorrisRules fields the kernel implements. A field added later is left to the reference
+#: rules (``compiles`` is false) unless it keeps its default value.
+COVERED = frozenset(
+    "board diagonals stones flying take_per_mill protection repetition_count n_move max_plies "
+    "full_board captures dan_gang_moving_only dan_lines gang_lines goal line_moving_only "
+    "placement_only move_anywhere first_player".split()
+)
+
+
+def compiles(rules) -> bool:
+    """Whether the kernel implements these rules (every field of ``COVERED``)."""
+    return all(f.name in COVERED or getattr(rules, f.name) == f.default for f in fields(rules))
+
+
 def kernel_for(game):
     """The kernel of ``game``'s rule set (built once per rule set), or None when kernels are
     off (``qipan.fast.enabled()``): the reference rules serve then."""
     from ...fast import enabled
 
-    if not enabled():
+    if not enabled() or not compiles(game.tables.rules):
         return None
     tables = game.tables
     kernel = _KERNELS.get(tables.rules)
