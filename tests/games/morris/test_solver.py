@@ -47,6 +47,13 @@ def test_3mm_2_kurna_centre_wins_corner_draws_edge_loses():
     assert values["b2"] == WIN and values["a1"] == DRAW and values["b1"] == LOSS
 
 
+def test_kurna_with_line_moving_only_is_a_draw_from_every_first_move():
+    # the seed's reading (only a line made by moving wins) takes away the centre opening's win
+    solution = solve(qipan.load("three-mens-morris-kurna", line_moving_only=True).rules)
+    assert solution.value[solution.start.key()] == DRAW
+    assert set(first_move_values(solution).values()) == {DRAW}
+
+
 def test_six_mens_morris_three_vs_three_matches_the_solved_table():
     """The engine's 6MM move generation, mill protection and blocking rule reproduce the
     project's independently computed 3-vs-3 table (no-flying ruleset; the flying one is checked
