@@ -28,10 +28,9 @@ def random_game(spec, seed: int, check=None, players: int | None = None):
     while state.outcome is None and state.ply < cap:
         if check is not None:
             check(state, state.ply)
-        if state.to_move == CHANCE:
-            resolve_chance(state, rng)
-        else:
-            state.play(rng.choice(state.legal_moves()))
+        # random_move is the playouts' source of moves: play it checked, so a fast override
+        # that ever returns an illegal move fails here.
+        state.play(state.random_move(rng))
     return state
 
 
@@ -168,3 +167,32 @@ def test_position_round_trip(spec):
     again = game.position(text)
     assert again.key() == state.key()
     assert again.position() == text
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=IDS)
+def test_random_move_is_legal_and_reproducible(spec):
+    state = qipan.load(spec.id).new(seed=21)
+    rng = random.Random(21)
+    for _ in range(30):
+        if state.outcome is not None:
+            break
+        before = snapshot(state)
+        a = state.random_move(random.Random(state.ply))
+        assert a == state.random_move(random.Random(state.ply)), "same rng state, same move"
+        assert snapshot(state) == before, "random_move changes nothing"
+        if state.to_move == CHANCE:
+            assert a in [m for m, _ in state.chance_outcomes()]
+        else:
+            assert a in state.legal_moves()
+        state.play(state.random_move(rng))
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=IDS)
+def test_capabilities_are_declared_values(spec):
+    game = qipan.load(spec.id)
+    caps = game.capabilities()
+    assert set(caps) >= {"hides_information", "realtime_tick", "has_evaluation", "terminal", "scoring_match"}
+    assert spec.to_dict()["capabilities"] == caps
+    if not caps["hides_information"]:
+        state = random_game(spec, 2)
+        assert state.view(0).key() == state.key()

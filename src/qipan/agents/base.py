@@ -100,6 +100,9 @@ class AgentSpec:
     options: tuple[Option, ...] = ()
     #: Needs the game's evaluation (``Game.has_evaluation``) to play it.
     needs_evaluation: bool = False
+    #: May be picked as "the strongest agent" (``--players ai``, the site's default bot);
+    #: False for agents with a costly first use (building tables) that people opt into.
+    default_ai: bool = True
 
     def plays(self, game: Game, players: int | None = None) -> bool:
         return self.refusal(game, players) is None
@@ -174,7 +177,7 @@ def agents_for(game: Game, players: int | None = None) -> list[AgentSpec]:
 def strongest_agent_name(game: Game, players: int | None = None) -> str:
     """The agent to play ``game`` well: the preferred agent made for its family, else
     alpha-beta where the game provides an evaluation for two players, else MCTS."""
-    able = agents_for(game, players)
+    able = [a for a in agents_for(game, players) if a.default_ai]
     own = [a for a in able if a.families]
     if own:
         return max(own, key=lambda a: a.strength).name

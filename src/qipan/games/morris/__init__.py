@@ -216,6 +216,7 @@ def _spec(vid, title, fixed, names, defaults, stones_range) -> GameSpec:
         (2,),
         description=title,
         random_game_cap=None,
+        featured=vid == "nine-mens-morris",  # the lobby's first game: the best-known Morris
     )
 
 
@@ -244,7 +245,8 @@ register_agent(
         "perfect play from retrograde tables (whole game on the 3x3 and 16-point boards, endgames on larger ones)",
         families=("morris",),
         supports=_agent.covered_by_tables,
-        strength=5,  # not the default AI: it builds tables (and needs qipan[solve]) on first use
+        strength=5,
+        default_ai=False,  # it builds tables (and needs qipan[solve]) on first use
         players=(2,),
         options=(
             Option("tables", str, None, "directory of the tables (default: the user cache)", allow_none=True),
