@@ -431,6 +431,43 @@ class TraxState(State):
             return True
         return any(self.is_legal_turn(p, t) for p, t in self.candidates())
 
+    #: Draws of ``random_move`` per frontier cell before it falls back to ``legal_moves``.
+    RANDOM_TRIES_PER_CELL = 3
+
+    def random_move(self, rng: random.Random) -> Move:
+        """Uniform over ``legal_moves()`` without building them: draw a frontier cell and a
+        symbol uniformly; keep the pair if a tile of that symbol fits and the turn is legal
+        (checked only around the new tile, and by a trial forced play only when it forces
+        something), else draw again. Each legal move is exactly one (cell, symbol) pair, so
+        each is equally likely. When the draws keep failing (a nearly full 8x8 area), a draw
+        from ``legal_moves()`` finishes the job: uniform too, so the mixture is uniform."""
+        board = self.board
+        if self.outcome is not None or not board.cells:
+            return super().random_move(rng)
+        cells = sorted(board.frontier)  # sorted: the same draw after an undo or a copy
+        n = len(cells)
+        limited = self.game.limited
+        for _ in range(self.RANDOM_TRIES_PER_CELL * n):
+            k = rng.randrange(3 * n)
+            pos = cells[k // 3]
+            if limited:
+                height, width = board.area_with(pos)
+                if height > LIMIT or width > LIMIT:
+                    continue
+            white, red = board.neighbour_masks(pos)
+            tile = fitting_tile(white, red, SYMBOLS[k % 3])
+            if tile is None:
+                continue
+            if not forces_nothing(board, pos, tile):
+                try:
+                    placed = board.place(pos, tile)
+                except IllegalTurn:
+                    continue
+                board.rollback(placed)
+                self._trial = (self._stamp, placed)  # so that playing it does not redo them
+            return self.move_for(pos, tile)
+        return rng.choice(self.legal_moves())
+
     # -- playing -------------------------------------------------------------------------
     def _apply(self, move: Move) -> tuple:
         if move.data is None:
@@ -533,40 +570,55 @@ def free_placements(board: Board, limited: bool):
             if height > LIMIT or width > LIMIT:
                 continue
         white, red = board.neighbour_masks(pos)
-        occupied = white | red
         for symbol in SYMBOLS:
-            for tile in SYMBOL_TILES[symbol]:
-                if WHITE_MASK[tile] & occupied == white:
-                    yield pos, tile
-                    break
+            tile = fitting_tile(white, red, symbol)
+            if tile is not None:
+                yield pos, tile
+
+
+def fitting_tile(white: int, red: int, symbol: str) -> int | None:
+    """The tile of ``symbol`` that shows white exactly towards the ``white`` sides of a
+    cell whose neighbours show ``white`` and ``red`` (``neighbour_masks``), or None."""
+    occupied = white | red
+    for tile in SYMBOL_TILES[symbol]:
+        if WHITE_MASK[tile] & occupied == white:
+            return tile
+    return None
+
+
+def forces_nothing(board: Board, pos: int, tile: int, masks: dict | None = None) -> bool:
+    """Does a free ``tile`` on ``pos`` leave every empty neighbour with fewer than two
+    same-coloured edges? Then it forces nothing and the turn is legal as it stands.
+    ``masks`` caches ``neighbour_masks`` across the placements of one position."""
+    cells = board.cells
+    colour = COLOUR[tile]
+    for d in range(4):
+        q = pos + DELTA[d]
+        if q in cells:
+            continue
+        wr = None if masks is None else masks.get(q)
+        if wr is None:
+            wr = board.neighbour_masks(q)
+            if masks is not None:
+                masks[q] = wr
+        white, red = wr
+        if colour[d] == WHITE:
+            white |= 1 << (d ^ 2)
+        else:
+            red |= 1 << (d ^ 2)
+        if BITS[white] >= 2 or BITS[red] >= 2:
+            return False
+    return True
 
 
 def legal_placements(board: Board, limited: bool) -> list[tuple[int, int]]:
     """The free placements whose whole turn is legal. A placement that gives no empty
     neighbour two same-coloured edges forces nothing and is legal as it stands; only the
     others need the forced plays tried."""
-    cells = board.cells
     masks: dict[int, tuple[int, int]] = {}
     legal = []
     for pos, tile in free_placements(board, limited):
-        colour = COLOUR[tile]
-        quiet = True
-        for d in range(4):
-            q = pos + DELTA[d]
-            if q in cells:
-                continue
-            wr = masks.get(q)
-            if wr is None:
-                wr = masks[q] = board.neighbour_masks(q)
-            white, red = wr
-            if colour[d] == WHITE:
-                white |= 1 << (d ^ 2)
-            else:
-                red |= 1 << (d ^ 2)
-            if BITS[white] >= 2 or BITS[red] >= 2:
-                quiet = False
-                break
-        if quiet:
+        if forces_nothing(board, pos, tile, masks):
             legal.append((pos, tile))
             continue
         try:
