@@ -94,3 +94,27 @@ def test_players_errors(toys):
     assert res.exit_code == 2 and "2 players" in res.output
     res = CliRunner().invoke(cli, ["play", "toy-tictactoe", "--players", "human,gnugo"])
     assert res.exit_code == 2 and "known agents" in res.output
+
+
+def test_an_agent_that_cannot_play_the_game_is_refused_in_one_line(toys):
+    for seats, words in (
+        ("human,trax", "does not play Tic-tac-toe; agents that do:"),
+        ("human,nobody", "unknown agent"),
+    ):
+        res = CliRunner().invoke(cli, ["play", "toy-tictactoe", "--players", seats])
+        assert res.exit_code == 2 and words in res.output, res.output
+        assert len(res.output.strip().splitlines()) == 1 and "Traceback" not in res.output
+
+
+def test_agent_parameters_are_typed_and_bounded_on_the_command_line(toys):
+    res = run(
+        "play", "toy-tictactoe", "--players", "mcts:exploration=0.5,iterations=20,random", "--seed", "1"
+    )
+    assert res.exit_code == 0 and "Game over" in res.output
+    for bad, name in (
+        ("mcts:exploration=abc", "exploration"),
+        ("mcts:time=nan", "time"),
+        ("mcts:speed=1", "speed"),
+    ):
+        res = CliRunner().invoke(cli, ["play", "toy-tictactoe", "--players", f"{bad},random"])
+        assert res.exit_code == 2 and name in res.output, res.output

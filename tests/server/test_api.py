@@ -25,6 +25,25 @@ def test_specs_list_games_and_agents(client):
     toy = next(g for g in data["games"] if g["id"] == "toy-ttt")
     assert toy["options"][0]["name"] == "coin" and toy["players"] == [2]
     assert "random" in {a["name"] for a in data["agents"]}
+    # Each game lists the agents that play it; each agent its typed parameters.
+    assert set(toy["agents"]) >= {"random", "mcts", "alphabeta"} and toy["capabilities"][
+        "has_evaluation"
+    ] in (
+        True,
+        False,
+    )
+    mcts = next(a for a in data["agents"] if a["name"] == "mcts")
+    assert {o["name"] for o in mcts["options"]} >= {"time", "iterations", "exploration"}
+    assert data["featured"] in {g["id"] for g in data["games"]}
+
+
+def test_a_bot_that_does_not_play_the_game_is_never_listed_for_it(client):
+    data = client.get("/api/specs").json()
+    agents = {a["name"]: a for a in data["agents"]}
+    for game in data["games"]:
+        for name in game["agents"]:
+            families = agents[name]["families"]
+            assert families is None or game["family"] in families, (game["id"], name)
 
 
 def test_create_and_play_a_whole_game(client):
