@@ -207,6 +207,50 @@ def test_vertical_line():
     assert board.wins(placed, lines=False) == ([], [])
 
 
+# -- line_rule="span": the seed's rule 8 (docs/games/trax.md, "Lines") ---------------------
+SEED_DRAGON = "@0+ @1+ @1+ @1+ E1+ @1+ G1+ A2+ @2+ I1+".split()
+
+
+def test_the_seeds_dragon_wins_under_span_not_under_the_official_rule():
+    # the seed, rule 8: "當一方造出「起點」與「終點」相距六個單位或六個單位以上的龍即勝 (亦即八個
+    # 單位或八個單位以上的龍)" -- the red track B1..I1 has 6 tiles between head and tail, 8 with
+    # them, but the tile at A2 makes the area 9 wide, so its W end is not on the outermost edge
+    edges = play(SEED_DRAGON)
+    assert edges.board.width == 9 and edges.outcome is None
+    span = play(SEED_DRAGON, line_rule="span")
+    assert span.outcome.winners == (1,) and span.outcome.reason == "red line"
+    assert play(SEED_DRAGON[:-1], line_rule="span").outcome is None  # 7 tiles: too short
+    # where the official rule finds a line, so does the seed's (T06)
+    assert play("@0+ @1+ @1+ @1+ E1+ @1+ G1+ @1+", line_rule="span").outcome.reason == "red line"
+
+
+def test_span_rule_the_seeds_ends_must_not_turn():
+    # the seed: "頭尾的線段必須平行於八個長度單位 ... 如果頭尾有轉向的現象,即不符此項資格": a
+    # track over 8 columns whose end tile turns it north or south is no line
+    for last in ("H1/", "H1\\"):
+        state = play("@0+ @1+ @1+ @1+ E1+ @1+ G1+".split() + [last], line_rule="span")
+        assert state.board.width == 8 and state.outcome is None
+
+
+def test_span_rule_on_the_board_both_directions_and_inward_ends():
+    tiles = {pos_of(1, c): 1 for c in range(8)}  # WE: white runs W-E over 8 columns
+    tiles[pos_of(0, 8)] = 1  # a ninth column elsewhere
+    board = Board("span")
+    board.load(tiles)
+    assert board.is_line(*board.track_ends(pos_of(1, 0), WHITE))
+    column = Board("span")
+    column.load({pos_of(r, 0): 1 for r in range(8)} | {pos_of(8, 1): 0})  # red N-S, 9 rows high
+    assert column.is_line(*column.track_ends(pos_of(0, 0), RED))
+    assert column.copy().line_rule == "span"
+    # ends that face inward (a W end on the right of an E end) are no line
+    assert not board.is_line((pos_of(1, 7), 3), (pos_of(1, 0), 1))
+
+
+def test_line_rule_is_checked():
+    with pytest.raises(ValueError, match="line_rule"):
+        TraxGame(line_rule="dragon")
+
+
 def test_loop_trax_lines_never_win():
     state = play("@0+ @1+ @1+ @1+ E1+ @1+ G1+ @1+", variant="loop")
     assert state.outcome is None

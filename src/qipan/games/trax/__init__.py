@@ -10,7 +10,7 @@ from ...core.formats import register_format
 from ...core.registry import GameSpec, Option, register
 from .agent import TraxAgent
 from .records import ANNOTATED_FORMAT, TRX_FORMAT, TSV_FORMAT
-from .rules import SIMULTANEOUS, VARIANTS, TraxGame, TraxState
+from .rules import LINE_RULES, SIMULTANEOUS, VARIANTS, TraxGame, TraxState
 
 OPTIONS = (
     Option(
@@ -22,6 +22,14 @@ OPTIONS = (
         "mover",
         "a turn completing a loop/line of both colours: the mover wins (official) or draw (old 8x8 sheets)",
         SIMULTANEOUS,
+    ),
+    Option(
+        "line_rule",
+        str,
+        "edges",
+        "a line: edges = joins the outermost edges of the whole tile area, 8 or more wide (official); "
+        "span = its ends face outward on tiles 8 or more apart, anywhere (the seed's rule 8)",
+        LINE_RULES,
     ),
 )
 

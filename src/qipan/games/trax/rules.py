@@ -45,6 +45,11 @@ from .board import (
 
 VARIANTS = ("unlimited", "8x8", "loop")
 SIMULTANEOUS = ("mover", "draw")
+#: What makes a line (docs/games/trax.md): ``edges`` (official) -- its ends on the W and E
+#: (or N and S) edges of the outermost columns (rows) of the whole tile area, at least 8
+#: wide; ``span`` (the seed's rule 8) -- its ends face outward, W and E (N and S), on tiles
+#: at least 8 columns (rows) apart counting both, wherever they lie in the area.
+LINE_RULES = ("edges", "span")
 
 
 # The colour (0 white, 1 red) each tile shows on its S, W, N and E side.
@@ -98,15 +103,17 @@ class Board:
     """Tiles by cell, the tile area, and the empty cells next to a tile (with how many
     tiles they touch). Mutated only through ``commit``/``rollback``."""
 
-    __slots__ = ("cells", "frontier", "min_r", "max_r", "min_c", "max_c")
+    __slots__ = ("cells", "frontier", "min_r", "max_r", "min_c", "max_c", "line_rule")
 
-    def __init__(self):
+    def __init__(self, line_rule: str = "edges"):
         self.cells: dict[int, int] = {}
         self.frontier: dict[int, int] = {}
         self.min_r = self.max_r = self.min_c = self.max_c = 0
+        self.line_rule = line_rule  # one of LINE_RULES
 
     def copy(self) -> Board:
         other = Board.__new__(Board)
+        other.line_rule = self.line_rule
         other.cells = dict(self.cells)
         other.frontier = dict(self.frontier)
         other.min_r, other.max_r, other.min_c, other.max_c = self.min_r, self.max_r, self.min_c, self.max_c
@@ -250,15 +257,21 @@ class Board:
         return end, self.follow(pos, b)
 
     def is_line(self, end1: tuple[int, int], end2: tuple[int, int]) -> bool:
-        """Do these track ends lie on opposite outermost edges of an area ≥ 8 long?"""
+        """Do these track ends make a line: on opposite outermost edges of an area ≥ 8 long
+        (``line_rule="edges"``), or facing outward on tiles ≥ 8 apart (``"span"``)?"""
         (p1, d1), (p2, d2) = end1, end2
         r1, c1 = row_col(p1)
         r2, c2 = row_col(p2)
         if d1 > d2:
             (r1, c1, d1), (r2, c2, d2) = (r2, c2, d2), (r1, c1, d1)
+        span = self.line_rule == "span"
         if (d1, d2) == (1, 3):  # E and W ends
+            if span:
+                return c1 - c2 + 1 >= LINE_SPAN  # the E end's tile right of the W end's
             return self.width >= LINE_SPAN and c1 == self.max_c and c2 == self.min_c
         if (d1, d2) == (0, 2):  # N and S ends
+            if span:
+                return r2 - r1 + 1 >= LINE_SPAN  # the S end's tile below the N end's
             return self.height >= LINE_SPAN and r1 == self.min_r and r2 == self.max_r
         return False
 
@@ -321,14 +334,19 @@ class TraxGame(Game):
     action_space = "qipan.games.trax.actions:TraxActions"
     players = (2,)
 
-    def __init__(self, variant: str = "unlimited", simultaneous: str = "mover", **options):
-        super().__init__(variant=variant, simultaneous=simultaneous, **options)
+    def __init__(
+        self, variant: str = "unlimited", simultaneous: str = "mover", line_rule: str = "edges", **options
+    ):
+        super().__init__(variant=variant, simultaneous=simultaneous, line_rule=line_rule, **options)
         if variant not in VARIANTS:
             raise OptionError(f"unknown Trax variant {variant!r}; choose one of {', '.join(VARIANTS)}")
         if simultaneous not in SIMULTANEOUS:
             raise OptionError(f"simultaneous={simultaneous!r} is not allowed; choose mover or draw")
+        if line_rule not in LINE_RULES:
+            raise OptionError(f"line_rule={line_rule!r} is not allowed; choose {' or '.join(LINE_RULES)}")
         self.variant = variant
         self.simultaneous = simultaneous
+        self.line_rule = line_rule
         self.limited = variant == "8x8"
         self.lines_win = variant != "loop"
         self.title = {"unlimited": "Trax", "8x8": "8x8 Trax", "loop": "Loop Trax"}[variant]
@@ -361,7 +379,7 @@ class TraxGame(Game):
 class TraxState(State):
     def __init__(self, game: TraxGame, players: int = 2):
         super().__init__(game, players)
-        self.board = Board()
+        self.board = Board(game.line_rule)
         self.to_move: int | None = 0
         self.outcome: Outcome | None = None
         self._stamp = 0
