@@ -73,12 +73,44 @@ def completed(own: int, jokers: int) -> int:
     pattern wholly covered by them that holds at least one of ``own`` (a pattern of jokers
     only is no colour's). The one definition of what a colour scores, for the rules, the
     notation and the evaluation."""
-    cover = own | jokers
-    union = 0
-    for pat in PATTERNS:
-        if pat & cover == pat and pat & own:
-            union |= pat
+    key = (own, jokers)
+    union = _COMPLETED.get(key)
+    if union is None:
+        cover = own | jokers
+        union = 0
+        for pat in PATTERNS:
+            if pat & cover == pat and pat & own:
+                union |= pat
+        _remember(key, union)
     return union
+
+
+def completed_with(own: int, jokers: int, s: int) -> int:
+    """``completed(own | BIT[s], jokers)`` from what ``own`` completes already and the
+    patterns through ``s``: a pattern without ``s`` is complete with the new X exactly
+    when it was without it, so only the patterns through the new square need a look."""
+    key = (own | BIT[s], jokers)
+    union = _COMPLETED.get(key)
+    if union is None:
+        union = completed(own, jokers)
+        cover = key[0] | jokers
+        for pat in PATTERNS_THROUGH[s]:
+            if pat & cover == pat:
+                union |= pat
+        _remember(key, union)
+    return union
+
+
+# ``completed`` is a pure function of two ints, asked again and again for the same ones (the
+# mover's placement, then the same pieces at their next turn): a bounded memo.
+_COMPLETED: dict[tuple[int, int], int] = {}
+_COMPLETED_LIMIT = 1 << 15
+
+
+def _remember(key: tuple[int, int], union: int) -> None:
+    if len(_COMPLETED) >= _COMPLETED_LIMIT:
+        _COMPLETED.clear()
+    _COMPLETED[key] = union
 
 
 def _king_area(s: int) -> int:

@@ -29,6 +29,7 @@ from .board import (
     TEAM_TARGET,
     X_PIECES,
     completed,
+    completed_with,
     names_of,
     squares_of,
 )
@@ -139,7 +140,7 @@ class ModXState(State):
 
     def scored_by(self, player: int, s: int) -> int:
         """The squares ``player`` would score by placing an X on the open square ``s``."""
-        return completed(self.xs[player] | BIT[s], self.jokers)
+        return completed_with(self.xs[player], self.jokers, s)
 
     def threats(self, player: int) -> tuple[int, dict[int, int]]:
         """(already complete union, {open square: union it would complete}) for ``player``."""
@@ -188,6 +189,31 @@ class ModXState(State):
             return [RELOCATE_MOVES[s] for s in open_squares if self.relocation_ok(s)]
         done, near = self.threats(self.to_move)
         return [placement_move(s, done | near.get(BIT[s], 0)) for s in open_squares]
+
+    #: Draws of ``random_move`` per square before it falls back to ``legal_moves``.
+    RANDOM_TRIES_PER_SQUARE = 2
+
+    def random_move(self, rng: random.Random) -> Move:
+        """Uniform over ``legal_moves()`` without building them: draw a square uniformly
+        and keep it if the phase's move is legal there (open, and for a relocation not
+        completing one of the mover's patterns through it; in the setup, no joker next to
+        it), else draw again. Only the drawn square's scoring is worked out. A run of failed
+        draws ends in a draw from ``legal_moves()``: uniform too, so the mixture is uniform."""
+        if self.outcome is not None:
+            return super().random_move(rng)
+        phase = self.phase
+        blocked = self.jokers if phase == SETUP else ~self.open_mask()
+        for _ in range(self.RANDOM_TRIES_PER_SQUARE * SQUARES):
+            s = rng.randrange(SQUARES)
+            if phase == SETUP:
+                if not KING_AREA[s] & blocked:
+                    return SETUP_MOVES[s]
+            elif not blocked & BIT[s]:
+                if phase == PLAY:
+                    return placement_move(s, self.scored_by(self.to_move, s))
+                if self.relocation_ok(s):
+                    return RELOCATE_MOVES[s]
+        return rng.choice(self.legal_moves())
 
     def check_legal(self, move: Move) -> None:
         data = move.data
