@@ -8,12 +8,22 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from server_helpers import bearer, two_humans  # noqa: E402
 
+from qipan.server.updates import apply  # noqa: E402
+
+#: The state each socket's client holds: the first full state, then updates applied.
+HELD: dict[int, dict] = {}
+
 
 def until(ws, predicate):
-    """Read messages until one satisfies ``predicate``; returns it and what came before."""
+    """Read messages until one satisfies ``predicate``; returns it and what came before.
+    An update is handed to ``predicate`` as the state it leads to (as the page sees it)."""
     seen = []
     for _ in range(50):
         message = ws.receive_json()
+        if message["type"] == "state":
+            HELD[id(ws)] = message
+        elif message["type"] == "update":
+            message = HELD[id(ws)] = apply(HELD[id(ws)], message)
         if predicate(message):
             return message, seen
         seen.append(message)
@@ -125,3 +135,43 @@ def test_presence_is_shown(client):
         with client.websocket_connect(f"/ws/games/{gid}", headers=bearer(bob)):
             until(a, lambda m: m["type"] == "state" and m["seats"][1]["online"])
         until(a, lambda m: m["type"] == "state" and not m["seats"][1]["online"])
+
+
+# -- per-move messages ------------------------------------------------------------------
+def test_after_the_first_state_each_change_is_an_update_that_rebuilds_the_state(client):
+    gid, (ann, bob) = two_humans(client)
+    with (
+        client.websocket_connect(f"/ws/games/{gid}", headers=bearer(ann)) as a,
+        client.websocket_connect(f"/ws/games/{gid}") as spectator,
+    ):
+        held = {}
+        for name, ws in (("a", a), ("spectator", spectator)):
+            ws.receive_json()
+            held[name] = ws.receive_json()
+            assert held[name]["type"] == "state"
+        script = [(ann, "a1"), (bob, "b2"), (ann, "a2"), (bob, "c3"), (ann, "a3")]
+        for ply, (token, move) in enumerate(script):
+            r = client.post(f"/api/games/{gid}/move", json={"move": move, "ply": ply}, headers=bearer(token))
+            assert r.status_code == 200
+            truth = client.get(f"/api/games/{gid}").json()
+            for name, ws in (("a", a), ("spectator", spectator)):
+                while held[name]["ply"] < ply + 1:
+                    message = ws.receive_json()
+                    assert message["type"] == "update" and "svg" not in message
+                    held[name] = apply(held[name], message)
+                got = held[name]
+                for key in ("ply", "to_move", "status", "moves", "svg", "result", "seats", "version"):
+                    assert got[key] == truth[key], (name, key)
+                mover = name == "a" and truth["to_move"] == 0
+                assert got["legal"] == (truth["legal"] if mover else [])
+        assert held["a"]["status"] == "over" and held["a"]["result"]["winners"] == [0]
+
+
+def test_a_client_that_lost_track_asks_for_the_whole_state(client):
+    gid, (ann, _) = two_humans(client)
+    with client.websocket_connect(f"/ws/games/{gid}", headers=bearer(ann)) as ws:
+        ws.receive_json()
+        ws.receive_json()
+        ws.send_json({"type": "resync"})
+        message = next(m for m in iter(ws.receive_json, None) if m["type"] != "update")
+        assert message["type"] == "state" and message["ply"] == 0 and message["svg"]

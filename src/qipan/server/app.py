@@ -216,16 +216,29 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits |
                     reply["id"] = _message_id(raw)
                     await ws.send_text(json.dumps(reply))
                     continue
-                auth = _auth_message(raw)
-                if auth is not None:
+                try:
+                    data = parse_json(raw)
+                    if not isinstance(data, dict):
+                        raise ApiError(
+                            400, 'send a JSON object such as {"type": "move", "move": "d2", "ply": 0}'
+                        )
+                except ApiError as exc:
+                    await ws.send_text(
+                        json.dumps({"type": "error", "status": exc.status, "error": exc.message})
+                    )
+                    continue
+                kind = data.get("type")
+                if kind == "auth":
                     try:
-                        seat = session.seat_of(auth)
+                        if not isinstance(data.get("token"), str):
+                            raise ApiError(400, 'send {"type": "auth", "token": "<the seat token>"}')
+                        seat = session.seat_of(data["token"])
                     except ApiError as exc:
                         await ws.send_text(
                             json.dumps({"type": "error", "status": exc.status, "error": exc.message})
                         )
                         continue
-                    token = auth
+                    token = data["token"]
                     mgr.unsubscribe(game_id, conn)
                     conn = Connection(ws.send_text, seat)
                     first = mgr.subscribe(session, conn)
@@ -233,7 +246,11 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits |
                     await ws.send_text(first)
                     mgr._spawn(mgr.broadcast(session))
                     continue
-                reply = await _ws_action(mgr, game_id, token, raw)
+                if kind == "resync":  # the client lost track: the whole state again
+                    await mgr.get(game_id)  # a change being stored is finished first
+                    await ws.send_text(mgr.full_state(session, conn))
+                    continue
+                reply = await _ws_action(mgr, game_id, token, data)
                 if reply is not None:
                     await ws.send_text(json.dumps(reply))
         except WebSocketDisconnect:
@@ -272,13 +289,10 @@ def _load_games() -> None:
         log.exception("a game package failed to import; the other games are served")
 
 
-async def _ws_action(mgr: Manager, game_id: str, token: str | None, raw: str) -> dict | None:
+async def _ws_action(mgr: Manager, game_id: str, token: str | None, data: dict) -> dict | None:
     """Run one client message; returns an error or acknowledgement for the sender."""
     request_id = None
     try:
-        data = parse_json(raw)
-        if not isinstance(data, dict):
-            raise ApiError(400, 'send a JSON object such as {"type": "move", "move": "d2", "ply": 0}')
         request_id = data.get("id")
         kind = data.get("type")
         if kind == "ping":
@@ -294,7 +308,7 @@ async def _ws_action(mgr: Manager, game_id: str, token: str | None, raw: str) ->
         elif kind == "undo":
             await mgr.undo(game_id, token, data.get("action", "offer"))
         else:
-            raise ApiError(400, "type must be move, resign, draw, undo or ping")
+            raise ApiError(400, "type must be move, resign, draw, undo, ping, auth or resync")
         # The new state reaches everyone anyway; an acknowledgement only when asked (an id).
         return {"type": "ok", "id": request_id} if request_id is not None else None
     except ApiError as exc:
@@ -313,19 +327,6 @@ def _token(request: Request) -> str | None:
 def _bearer(header: str) -> str | None:
     if header.lower().startswith("bearer "):
         return header[7:].strip() or None
-    return None
-
-
-def _auth_message(raw: str) -> str | None:
-    """The token of a ``{"type": "auth", "token": ...}`` message, else None."""
-    if '"auth"' not in raw:
-        return None
-    try:
-        data = parse_json(raw)
-    except ApiError:
-        return None
-    if isinstance(data, dict) and data.get("type") == "auth" and isinstance(data.get("token"), str):
-        return data["token"]
     return None
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from .. import agents as _agents
 from ..core import CHANCE, Game, OptionError, Outcome, QipanError, load, spec
+from . import updates
 from .clock import Clock, ClockError
 from .errors import ApiError
 from .inputs import scrub
@@ -45,6 +46,8 @@ class Connection:
     def __init__(self, send, seat: int | None):
         self.send = send
         self.seat = seat
+        #: The state this client holds (the last one sent), which updates are made against.
+        self.last: dict | None = None
 
 
 class Manager:
@@ -537,6 +540,7 @@ class Manager:
 
     def _notify(self, session: Session, now: float) -> None:
         """After a stored change: schedule timers and bots, tell the listeners."""
+        session.version += 1
         self._schedule_timer(session, now)
         self._schedule_bot(session)
         self._spawn(self.broadcast(session))
@@ -640,7 +644,14 @@ class Manager:
         self.listeners.setdefault(session.id, set()).add(conn)
         if conn.seat is not None:
             session.online[conn.seat] = session.online.get(conn.seat, 0) + 1
-        return json.dumps(session.describe(conn.seat), ensure_ascii=False)
+        return self.full_state(session, conn)
+
+    def full_state(self, session: Session, conn: Connection) -> str:
+        """The whole state for ``conn`` (on connect and resync); later changes go to it as
+        updates against this one."""
+        viewer = conn.seat if session.game.hides_information else None
+        conn.last = session.describe(viewer)
+        return json.dumps(conn.last, ensure_ascii=False)
 
     def unsubscribe(self, game_id: str, conn: Connection) -> None:
         self.listeners.get(game_id, set()).discard(conn)
@@ -654,19 +665,31 @@ class Manager:
         if not conns:
             return
         await self._settled(session.id)
-        # Every text is made before the first send (an await), from one stored state.
+        # Every text is made before the first send (an await), from one stored state: an
+        # update against what each connection holds (listeners in step share one text).
         conns = list(self.listeners.get(session.id, ()))
         now = time.time()
         hidden = session.game.hides_information
-        texts: dict[int | None, str] = {}
+        states: dict[int | None, dict] = {}
+        texts: dict[tuple, str] = {}
+        patches: dict = {}
+        out = []
         for conn in conns:
             viewer = conn.seat if hidden else None
-            if viewer not in texts:
-                texts[viewer] = json.dumps(session.describe(viewer, now), ensure_ascii=False)
-        for conn in conns:
-            viewer = conn.seat if hidden else None
+            if viewer not in states:
+                states[viewer] = session.describe(viewer, now)
+            new = states[viewer]
+            mover = conn.seat is not None and conn.seat == new["to_move"]
+            key = (viewer, id(conn.last), mover)
+            if key not in texts:
+                message = new if conn.last is None else updates.update(conn.last, new, patches, mover)
+                texts[key] = json.dumps(message, ensure_ascii=False)
+            out.append((conn, texts[key]))
+        for conn, _ in out:
+            conn.last = states[conn.seat if hidden else None]
+        for conn, text in out:
             try:
-                await conn.send(texts[viewer])
+                await conn.send(text)
             except Exception:  # a closed socket; its handler unsubscribes it
                 self.listeners.get(session.id, set()).discard(conn)
 

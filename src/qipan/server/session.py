@@ -67,6 +67,8 @@ class Session:
     offers: dict = field(default_factory=lambda: {"draw": set(), "undo": set(), "undo_to": None})
     #: Bumped whenever the position changes (move or undo): stale bot results are dropped.
     epoch: int = 0
+    #: Bumped after every stored change: the state version clients hold (see updates.py).
+    version: int = 0
     spent: list[float | None] = field(default_factory=list)
     agents: dict[int, Any] = field(default_factory=dict)
     bot_thinking: bool = False
@@ -279,6 +281,7 @@ class Session:
         return {
             "type": "state",
             "id": self.id,
+            "version": self.version,
             "game": self.stored.game,
             "title": self.game.title,
             "family": self.game.family,

@@ -266,6 +266,31 @@ async function onState(message) {
   render();
 }
 
+// After the first state the server sends updates: the changed fields, new moves, the
+// legal moves (to the seat to move), and the picture as a patch of the SVG we hold (tokens
+// cut at every "><"; replacements [start, end, tokens] applied last to first). Anything
+// that does not fit what we hold: ask for the whole state again.
+function onUpdate(message) {
+  if (!state || message.base !== state.version || message.id !== state.id) {
+    socket.send(JSON.stringify({ type: "resync" }));
+    return;
+  }
+  const next = { ...state };
+  for (const [key, value] of Object.entries(message)) {
+    if (!["type", "base", "moves_from", "moves", "svg_patch", "legal"].includes(key)) next[key] = value;
+  }
+  next.type = "state";
+  if ("moves_from" in message) next.moves = state.moves.slice(0, message.moves_from).concat(message.moves);
+  if (message.svg_patch) {
+    const tokens = state.svg ? state.svg.split(/(?<=>)(?=<)/) : [];
+    for (const [start, end, inserted] of [...message.svg_patch].reverse()) tokens.splice(start, end - start, ...inserted);
+    next.svg = tokens.join("");
+  }
+  next.legal = message.legal.map((m) => (typeof m === "string" ? { text: m, path: [m] } : m));
+  delete next.text; // fetched again when the text panel is open
+  onState(next);
+}
+
 function connect() {
   const info = seatInfo();
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -275,6 +300,7 @@ function connect() {
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") onState(message);
+    else if (message.type === "update") onUpdate(message);
     else if (message.type === "error") showError(message.error);
   };
   socket.onclose = (event) => {
