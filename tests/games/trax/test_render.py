@@ -112,7 +112,12 @@ def test_svg_draws_both_tracks_of_every_tile():
 
 # -- registry and options ----------------------------------------------------------------------
 def test_games_and_presets_are_registered_with_their_options():
-    assert qipan.load("trax").options == {"variant": "unlimited", "simultaneous": "mover"}
+    assert qipan.load("trax").options == {
+        "variant": "unlimited",
+        "simultaneous": "mover",
+        "line_rule": "edges",
+    }
+    assert qipan.load("trax", line_rule="span").line_rule == "span"
     assert qipan.load("trax-8x8").variant == "8x8"
     assert qipan.load("trax-loop").variant == "loop"
     assert qipan.load("trax-8x8", simultaneous="draw").simultaneous == "draw"
