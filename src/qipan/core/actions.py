@@ -30,6 +30,11 @@ class ActionSpace:
     size: int = 0
     #: How the indices are laid out, for users (docs and ``qipan.rl``).
     description: str = ""
+    #: The most chance moves a chance node can have (0: the game has no chance nodes).
+    chance_outcomes: int = 0
+    #: An upper bound on a game's plies, chance moves included, where the rules give one
+    #: (OpenSpiel asks for one); the default says no smaller bound is known.
+    max_game_length: int = 100_000
 
     def __init__(self, game: Game):
         self.game = game

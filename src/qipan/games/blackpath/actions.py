@@ -17,6 +17,10 @@ class BlackPathActions(ActionSpace):
     size = 3
     description = __doc__
 
+    def __init__(self, game):
+        super().__init__(game)
+        self.max_game_length = game.rows * game.cols  # each ply fills a cell
+
     def index(self, state, move) -> int:
         return move.data - 1
 

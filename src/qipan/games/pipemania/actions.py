@@ -26,6 +26,8 @@ _SHOWN = 5  # upcoming pieces in the observation
 
 
 class PipeManiaActions(ActionSpace):
+    chance_outcomes = len(PIPE_IDS)  # the dispenser draws one of the pipes
+
     def __init__(self, game):
         super().__init__(game)
         levels = [game.level(n) for n in range(game.first_level, game.last_level + 1)]

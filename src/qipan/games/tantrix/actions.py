@@ -29,6 +29,8 @@ _COLOUR = {c: k for k, c in enumerate("RYGB")}
 class TantrixActions(ActionSpace):
     size = 56 * 6 * CELLS
     description = __doc__
+    chance_outcomes = 56  # a draw from the bag
+    max_game_length = 3 * 56 + 8  # every tile drawn and placed, plus the start-order draws
 
     def centre(self, state) -> tuple[int, int]:
         if not state.board:
