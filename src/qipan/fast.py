@@ -37,6 +37,29 @@ def njit(fn):
     return _numba.njit(cache=True, nogil=True)(fn)
 
 
+# -- random numbers for the kernels: xorshift64*, the state in a 1-element uint64 array ------
+# Numba's disk cache notices a change of a function's own file only: after editing this
+# function, delete the kernels' ``__pycache__/*.nbi`` files (or they keep the old version).
+@njit
+def rand_below(rng, n):
+    """A random int in [0, n): xorshift64* then multiply-shift (bias below n / 2**32)."""
+    x = rng[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    rng[0] = x
+    r = (x * np.uint64(2685821657736338717)) >> np.uint64(32)
+    return np.int64((r * np.uint64(n)) >> np.uint64(32))
+
+
+def seed_word(seed: int) -> int:
+    """A non-zero 64-bit xorshift state from any int seed (splitmix64 of it)."""
+    z = (seed * 0x9E3779B97F4A7C15 + 0x9E3779B97F4A7C15) & (2**64 - 1)
+    z = ((z ^ z >> 30) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
+    z = ((z ^ z >> 27) * 0x94D049BB133111EB) & (2**64 - 1)
+    return (z ^ z >> 31) or 1
+
+
 def warm_up(presets=None) -> dict[str, float]:
     """Build the kernel of every preset (or of ``presets``) and run it once, so that compiling
     happens here and not on a player's first move. Returns CPU seconds per preset that has a

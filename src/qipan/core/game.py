@@ -42,6 +42,9 @@ class Game:
     scoring_match: str | None = None
     #: Names of the agents that play this game perfectly (exact solvers).
     solved_by: tuple[str, ...] = ()
+    #: Reference pictures a front end may show beside the game: ``(name, "module:function")``
+    #: pairs, the function returning a standalone SVG (Tantrix's ``tiles``: its 56 tiles).
+    pictures: tuple[tuple[str, str], ...] = ()
     #: ``"module:Class"`` of the game's ``core.actions.ActionSpace`` (``games/<family>/actions.py``):
     #: a fixed enumeration of its moves and a tensor view of its positions (``qipan.rl``).
     action_space: str | None = None
@@ -99,9 +102,12 @@ class Game:
         return moves
 
     def kernel(self) -> Any:
-        """The compiled twin of the rules (``games/<family>/kernel.py``, ``qipan[fast]``) that
-        search agents use for playouts and search, or None (no kernel, Numba missing, kernels
-        switched off, or options the kernel does not cover): they then use the rules."""
+        """The compiled twin of the rules (``games/<family>/kernel.py``, ``qipan[fast]``), or
+        None (no kernel, Numba missing, kernels switched off, or options the kernel does not
+        cover). A kernel lists in ``searches`` the generic agents' searches it runs itself
+        (``kernel.mcts(state, iterations, deadline, seed, exploration, playout_cap)`` ->
+        (move, iterations); ``kernel.alphabeta(state, depth, deadline)`` -> result with
+        move, score, depth, nodes); the others run on the rules."""
         return None
 
     def actions(self) -> Any:
@@ -126,7 +132,17 @@ class Game:
             "terminal": self.terminal is not None,
             "scoring_match": self.scoring_match is not None,
             "solved_by": list(self.solved_by),
+            "pictures": [name for name, _ in self.pictures],
         }
+
+    def picture(self, name: str) -> str:
+        """The SVG of the declared picture ``name``; QipanError for one the game lacks."""
+        ref = dict(self.pictures).get(name)
+        if ref is None:
+            have = ", ".join(n for n, _ in self.pictures) or "none"
+            raise QipanError(f"{self.title} has no picture {name!r} (pictures: {have})")
+        module, _, attr = ref.partition(":")
+        return getattr(importlib.import_module(module), attr)()
 
     def describe(self) -> str:
         opts = ", ".join(f"{k}={v}" for k, v in self.options.items())

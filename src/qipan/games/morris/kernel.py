@@ -31,7 +31,7 @@ import math
 import time
 from dataclasses import fields
 
-from ...fast import HAVE_NUMBA, njit, np
+from ...fast import HAVE_NUMBA, njit, np, rand_below, seed_word
 
 # -- table and parameter layout --------------------------------------------------------------
 PT_NBR, PT_NPAIRS, PT_PAIRS, PT_NDAN, PT_DAN, PT_NGANG, PT_GANG_MID, PT_GANG_OTHER = 0, 1, 2, 6, 7, 11, 12, 16
@@ -374,31 +374,6 @@ def play(pt, par, s, code):
         s[S_HIST_LEN] = n + 1
         if seen >= threshold:
             _end(s, DRAW, R_REPETITION)
-
-
-# -- random numbers: xorshift64*, state in a 1-element uint64 array ------------------------------
-@njit
-def rand_below(rng, n):
-    """A random int in [0, n): xorshift64* then multiply-shift (bias below n / 2**32)."""
-    x = rng[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    rng[0] = x
-    r = (x * np.uint64(2685821657736338717)) >> np.uint64(32)
-    return np.int64((r * np.uint64(n)) >> np.uint64(32))
-
-
-@njit
-def random_playout(pt, lines, par, s, rng, cap, buf):
-    """Play uniformly random legal moves on ``s`` until the game ends or ``cap`` plies (0: no
-    cap); return the plies played."""
-    plies = 0
-    while s[S_RESULT] == ONGOING and (cap == 0 or plies < cap):
-        n = legal_moves(pt, lines, par, s, buf)
-        play(pt, par, s, buf[rand_below(rng, n)])
-        plies += 1
-    return plies
 
 
 @njit
@@ -979,6 +954,8 @@ class MorrisKernel:
     """The compiled twin of one rule set: builds its arrays from the reference ``Tables`` and
     converts states and moves both ways (a kernel move is ``Tables.move(f, to, removed)``)."""
 
+    #: The searches this kernel runs for the generic agents (``mcts``, ``alphabeta``).
+    searches = ("mcts", "alphabeta")
     #: Room for counted positions since the last removal (the n-move rule bounds it to 100 by
     #: default; a game that outgrows it returns to the reference rules, see ``OVERFLOW``).
     history = 4096
@@ -1121,14 +1098,6 @@ class MorrisKernel:
         self.playouts(ref, 1, 1, 50)
         self.mcts(ref, iterations=8)
         self.alphabeta(ref, depth=2)
-
-
-def seed_word(seed: int) -> int:
-    """A non-zero 64-bit xorshift state from any int seed (splitmix64 of it)."""
-    z = (seed * 0x9E3779B97F4A7C15 + 0x9E3779B97F4A7C15) & (2**64 - 1)
-    z = ((z ^ z >> 30) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
-    z = ((z ^ z >> 27) * 0x94D049BB133111EB) & (2**64 - 1)
-    return (z ^ z >> 31) or 1
 
 
 _KERNELS: dict = {}
