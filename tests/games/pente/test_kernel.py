@@ -88,6 +88,14 @@ def test_playouts_finish_and_are_reproducible():
     assert wins[0] == wins[2] and wins[1] == wins[3]  # partners win together
 
 
-def test_kernels_switched_off(monkeypatch):
+def test_the_game_declares_its_kernel_and_runs_without_it(monkeypatch):
+    from qipan.agents.mcts import MCTSAgent
+
+    game = qipan.load("pente", board_size=9)
+    assert isinstance(game.kernel(), PenteKernel) and game.kernel().searches == ()
+    state = game.new()
+    state.play(state.legal_moves()[0])
+    assert MCTSAgent(iterations=30, seed=1).choose(state) in state.legal_moves()
     monkeypatch.setenv("QIPAN_KERNELS", "0")
-    assert kernel_for(qipan.load("pente")) is None
+    assert game.kernel() is None and kernel_for(game) is None
+    assert MCTSAgent(iterations=30, seed=1).choose(state) in state.legal_moves()

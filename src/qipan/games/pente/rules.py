@@ -80,6 +80,13 @@ class PenteGame(Game):
 
         return order_moves(state, moves)
 
+    def kernel(self):
+        """The compiled twin of these rules (``kernel.py``), every option; None without
+        ``qipan[fast]`` or with ``QIPAN_KERNELS=0``."""
+        from .kernel import kernel_for
+
+        return kernel_for(self)
+
 
 class PenteState(State):
     game: PenteGame
