@@ -18,7 +18,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 from fastapi.staticfiles import StaticFiles
 
 from .. import agents as _agents
-from ..core import load, specs
+from ..core import QipanError, load, specs
 from .errors import ApiError
 from .inputs import parse_json
 from .limits import BodyLimit, Limits, RateLimit, TokenBuckets
@@ -88,6 +88,15 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits |
             "agents": [a.to_dict() for a in _agents.agent_specs()],
             "featured": featured,
         }
+
+    @app.get("/api/specs/{preset}/pictures/{name}", **doc(404))
+    async def get_picture(preset: str, name: str) -> Response:
+        """A reference picture the game declares (``Game.pictures``, listed in its capabilities)."""
+        try:
+            svg = load(preset).picture(name)
+        except QipanError as exc:
+            raise ApiError(404, str(exc)) from exc
+        return Response(svg, media_type="image/svg+xml")
 
     # -- games -------------------------------------------------------------------------
     @app.post("/api/games", status_code=201, **doc(400, body=CREATE))

@@ -93,3 +93,33 @@ def test_text_is_readable():
         .text()
     )
     assert "<svg" in make("tantrix-discovery").new().svg()
+
+
+# -- the tile gallery ----------------------------------------------------------------------------
+def test_gallery_shows_the_56_tiles_by_number_with_the_seeds_pattern_names():
+    # the seed: "水：有3種 火：有6種 風：有2種 土：有3種 合計14種 ... 14*4=56種"
+    from collections import Counter
+
+    from qipan.games.tantrix.board import TILES
+    from qipan.games.tantrix.render import gallery_svg, gallery_text
+
+    root = ET.fromstring(gallery_svg())
+    tiles = [g for g in root.iter(f"{SVG_NS}g") if g.get("class") == "tile"]
+    assert len(tiles) == 56
+    numbers = [int(g.find(f"{SVG_NS}text").text) for g in tiles]
+    assert numbers == list(range(1, 57))
+    assert all(len(g.findall(f"{SVG_NS}path")) == 3 for g in tiles)  # three links each
+    lines = gallery_text().splitlines()[1:]
+    assert [int(line.split()[0]) for line in lines] == list(range(1, 57))
+    assert lines[0].startswith(" 1  sint 火") and "back yellow" in lines[0]
+    kinds = Counter(t.kind for t in TILES.values())
+    assert kinds == {"brid": 12, "sint": 24, "rond": 8, "chin": 12}  # 3, 6, 2, 3 per missing colour
+
+
+def test_the_docs_gallery_is_the_one_the_package_draws():
+    from pathlib import Path
+
+    from qipan.games.tantrix.render import gallery_svg
+
+    docs = Path(__file__).resolve().parents[3] / "docs" / "games" / "tantrix-tiles.svg"
+    assert docs.read_text(encoding="utf-8") == gallery_svg(), "regenerate: qipan tiles --svg " + str(docs)

@@ -3,6 +3,7 @@
 from ...agents.base import AgentSpec, register_agent
 from ...core import GameSpec, Option, register
 from ...core.formats import register_format
+from ...core.registry import register_command
 from .agent import OPTIONS as AGENT_OPTIONS
 from .agent import TantrixAgent
 from .records import FORMAT
@@ -72,6 +73,7 @@ _ALL = (
     SOLITAIRE.preset("tantrix-flower", "Tantrix Flower puzzle", puzzle="flower"),
 )
 register(*_ALL)
+register_command("qipan.games.tantrix.commands:tiles")  # qipan tiles: the 56 tiles
 register_format(FORMAT)
 register_agent(
     AgentSpec(

@@ -10,7 +10,7 @@ import math
 from html import escape
 
 from ...core import CHANCE
-from .board import COLOUR_NAMES, ORIENTED, PLAY, Cell, track_value, tracks
+from .board import ALL_NUMBERS, COLOUR_NAMES, ORIENTED, PLAY, TILES, Cell, link_kind, track_value, tracks
 
 SQ3 = math.sqrt(3)
 PAINT = {"R": "#d7263d", "Y": "#f4c20d", "G": "#2a9d3f", "B": "#1e5bc6"}
@@ -236,6 +236,59 @@ def svg(state) -> str:
     if not state.board:
         spaces = {(0, 0): 0}
     return board_svg(state.board, spaces, hands, title)
+
+
+# -- the tile gallery (``qipan tiles``, docs/games/tantrix-tiles.svg, the site's picture) -----
+#: The seed's nicknames for the four link patterns (its "水、火、風、土").
+KIND_NAMES = {"brid": "水", "sint": "火", "rond": "風", "chin": "土"}
+EDGE_NAMES = ("NE", "E", "SE", "SW", "W", "NW")  # the edge indices of a pointy-top tile
+
+
+def tile_description(number: int) -> str:
+    """One tile in words: number, pattern, colours and links (rotation 0), back colour."""
+    tile = TILES[number]
+    links = ", ".join(
+        f"{COLOUR_NAMES[c]} {EDGE_NAMES[a]}-{EDGE_NAMES[b]} ({link_kind(a, b)})" for c, a, b in tile.links()
+    )
+    missing = "".join(c for c in "BGRY" if c not in tile.colours)
+    back = f"; back {COLOUR_NAMES[tile.back]}" if tile.back else ""
+    return f"{number:>2}  {tile.kind} {KIND_NAMES[tile.kind]}  no {COLOUR_NAMES[missing]:<6}  {links}{back}"
+
+
+def gallery_text() -> str:
+    """The 56 tiles by number, one line each (``qipan tiles``)."""
+    head = (
+        "The 56 Tantrix tiles by number (rotation 0; edges NE E SE SW W NW). Patterns, with the "
+        "seed's names: brid 水 (straight + 2 sharp), sint 火 (sharp + 2 gentle), rond 風 (3 sharp), "
+        "chin 土 (straight + 2 gentle); 14 colourings without one of the four colours, 14 x 4 = 56."
+    )
+    return "\n".join([head, *(tile_description(n) for n in ALL_NUMBERS)])
+
+
+def gallery_svg(columns: int = 8, size: float = 30.0) -> str:
+    """The 56 tiles by number as one standalone SVG, each captioned with its pattern."""
+    step_x, step_y = size * SQ3 + 10, size * 2 + 24
+    rows = -(-len(ALL_NUMBERS) // columns)
+    width, top = columns * step_x + 10, 30
+    height = top + rows * step_y + 4
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_fmt(width)} {_fmt(height)}" '
+        f'width="{_fmt(width)}" height="{_fmt(height)}" font-family="sans-serif" class="tantrix-tiles">',
+        '<rect width="100%" height="100%" fill="#e9e4d8"/>',
+        f'<text x="8" y="19" font-size="14" fill="#222">The {len(ALL_NUMBERS)} Tantrix tiles by number '
+        "(brid 水, sint 火, rond 風, chin 土)</text>",
+    ]
+    for k, number in enumerate(ALL_NUMBERS):
+        cx = 5 + step_x * (k % columns + 0.5)
+        cy = top + size + step_y * (k // columns)
+        tile = TILES[number]
+        out.append(tile_svg(cx, cy, size, ORIENTED[number][0], number))
+        out.append(
+            f'<text x="{_fmt(cx)}" y="{_fmt(cy + size + 13)}" font-size="10" text-anchor="middle" '
+            f'fill="#333">{tile.kind} {KIND_NAMES[tile.kind]}</text>'
+        )
+    out.append("</svg>")
+    return "\n".join(out)
 
 
 def solitaire_text(state) -> str:

@@ -35,6 +35,7 @@ class TantrixGame(Game):
     family = "tantrix"
     action_space = "qipan.games.tantrix.actions:TantrixActions"
     players = (2, 3, 4)
+    pictures = (("tiles", "qipan.games.tantrix.render:gallery_svg"),)  # the 56 tiles by number
 
     def __init__(self, **options):
         options.setdefault("setup", "casual")

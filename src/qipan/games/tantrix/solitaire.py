@@ -37,6 +37,7 @@ class SolitaireGame(Game):
     family = "tantrix"
     action_space = "qipan.games.tantrix.actions:TantrixActions"
     players = (1,)
+    pictures = (("tiles", "qipan.games.tantrix.render:gallery_svg"),)  # the 56 tiles by number
     #: The agent places from a solution whenever one extends the board (test_solitaire.py).
     solved_by = ("tantrix",)
 
