@@ -41,7 +41,12 @@ function seatRow(i, players) {
 function renderForm() {
   const spec = gameSpec();
   if (!spec) return;
-  $("game-description").textContent = spec.description || "";
+  // the reference pictures a game declares (capabilities.pictures), e.g. a tile gallery
+  const pictures = (spec.capabilities && spec.capabilities.pictures) || [];
+  $("game-description").replaceChildren(spec.description || "", ...pictures.map((name) => el("a", {
+    href: `/api/specs/${encodeURIComponent(spec.id)}/pictures/${encodeURIComponent(name)}`,
+    target: "_blank", class: "picture-link",
+  }, ` [${name}]`)));
   const players = $("players-select");
   players.replaceChildren(...spec.players.map((n) => el("option", { value: n }, String(n))));
   const options = $("options");
