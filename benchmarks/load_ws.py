@@ -28,6 +28,8 @@ from urllib.parse import urlparse
 import httpx
 from websockets.asyncio.client import connect
 
+from qipan.server.updates import apply
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -62,12 +64,19 @@ class Player:
         self.state: dict | None = None
         self.changed = asyncio.Event()
         self.errors = 0
+        #: Per-change messages received (updates, not the first state) and their bytes.
+        self.updates = 0
+        self.update_bytes: list[int] = []
 
     async def read(self) -> None:
         async for raw in self.ws:
             message = json.loads(raw)
             if message["type"] == "state":
                 self.state = message
+                self.changed.set()
+            elif message["type"] == "update":
+                self.update_bytes.append(len(raw.encode() if isinstance(raw, str) else raw))
+                self.state = apply(self.state, message)
                 self.changed.set()
             elif message["type"] == "error":
                 self.errors += 1
@@ -120,10 +129,10 @@ async def play(
     played = 0
     await asyncio.sleep(rng.uniform(0, think))  # do not all start in the same millisecond
     while played < moves and time.monotonic() < stop_at:
-        state = players[0].state
-        if state["status"] != "active" or not state["legal"]:
+        seat = players[0].state["to_move"]
+        state = players[seat].state if seat is not None else players[0].state
+        if state["status"] != "active" or not state["legal"]:  # legal moves go to the mover only
             break
-        seat = state["to_move"]
         if think:
             await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
         move = rng.choice(state["legal"])["text"]
@@ -133,7 +142,8 @@ async def play(
         await mover.ws.send(json.dumps({"type": "move", "move": move, "ply": ply}))
         await mover.wait(lambda s, ply=ply: s["ply"] > ply)
         latencies.append(time.perf_counter() - start)
-        await players[0].wait(lambda s, ply=ply: s["ply"] > ply)
+        for p in players:  # the next mover's legal moves come in its own update
+            await p.wait(lambda s, ply=ply: s["ply"] > ply)
         played += 1
     return played
 
@@ -200,6 +210,7 @@ async def run(args) -> None:
         )
         elapsed = time.perf_counter() - t0
         errors = sum(p.errors for players, _ in setups for p in players)
+        sizes = [b for players, _ in setups for p in players for b in p.update_bytes]
         for players, tasks in setups:
             for p in players:
                 await p.ws.close()
@@ -228,6 +239,12 @@ async def run(args) -> None:
         )
     print(cpu + f"; load average before/after: {load_before} / {os.getloadavg()[0]:.1f}")
     print(f"moves: {total} in {elapsed:.1f}s = {total / elapsed:.0f} moves/s; errors: {errors}")
+    if sizes:
+        per_move = sum(sizes) / max(1, total) / 2  # two sockets per game hear every move
+        print(
+            f"per-change messages: {len(sizes)}, bytes mean {statistics.mean(sizes):.0f}, "
+            f"p99 {percentile(sizes, 0.99)}, max {max(sizes)}; per move and listener {per_move:.0f} bytes"
+        )
     if ms:
         print(
             f"round-trip ms: p50 {percentile(ms, 0.5):.1f}  p90 {percentile(ms, 0.9):.1f}  "

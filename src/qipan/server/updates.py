@@ -3,9 +3,11 @@
 A connection gets the whole state once (on connect, or when it asks to resync) and then
 ``update`` messages: the fields that changed, the new moves, the clocks, the outcome, the
 legal moves (to the seat to move only, compactly), and the picture as a patch of the SVG it
-already has. The SVG is cut into tokens at every ``><`` boundary; the patch lists
+already has. The SVG is cut into tokens before every tag that follows a tag (whitespace
+between them goes with the next token); the patch lists
 ``[start, end, new_tokens]`` replacements, applied from the last to the first, so the
-client's SVG becomes the new one exactly. A Pente move changes two tokens of about 720."""
+client's SVG becomes the new one exactly (a token replaced one for one may come as an edit
+of the old one, see ``svg_patch``). A Pente move changes two tokens of about 720."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import re
 from difflib import SequenceMatcher
 from typing import Any
 
-_BOUNDARY = re.compile(r"(?<=>)(?=<)")
+_BOUNDARY = re.compile(r"(?<=>)(?=\s*<)")
 #: Fields of the state that are sent again only when they change.
 _FIELDS = ("status", "public", "seats", "result", "offers", "realtime", "bot_thinking", "options", "title")
 
@@ -23,15 +25,54 @@ def svg_tokens(svg: str) -> list[str]:
 
 
 def svg_patch(old: str, new: str) -> list[list[Any]]:
-    """Replacements that turn ``old`` into ``new`` (token indices into ``old``)."""
+    """Replacements that turn ``old`` into ``new`` (token indices into ``old``). A token
+    replaced one for one is sent as ``[keep, cut, middle]`` where that is shorter: the old
+    token's first ``keep`` and last ``cut`` characters around ``middle`` (ASCII tokens
+    only, so that JavaScript's string indices agree)."""
     a, b = svg_tokens(old), svg_tokens(new)
     ops = SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
-    return [[i1, i2, b[j1:j2]] for tag, i1, i2, j1, j2 in ops if tag != "equal"]
+    patch = []
+    for tag, i1, i2, j1, j2 in ops:
+        if tag == "equal":
+            continue
+        inserted: list[Any] = b[j1:j2]
+        if i2 - i1 == j2 - j1:
+            inserted = [_token_edit(x, y) for x, y in zip(a[i1:i2], inserted, strict=True)]
+        patch.append([i1, i2, inserted])
+    return patch
+
+
+def _token_edit(old: str, new: str) -> str | list:
+    if not (old.isascii() and new.isascii()):
+        return new
+    keep = 0
+    limit = min(len(old), len(new))
+    while keep < limit and old[keep] == new[keep]:
+        keep += 1
+    cut = 0
+    while cut < limit - keep and old[-1 - cut] == new[-1 - cut]:
+        cut += 1
+    middle = new[keep : len(new) - cut]
+    return [keep, cut, middle] if len(middle) + 12 < len(new) else new
+
+
+def _apply_edit(old: str, edit: str | list) -> str:
+    if isinstance(edit, str):
+        return edit
+    keep, cut, middle = edit
+    return old[:keep] + middle + old[len(old) - cut :]
 
 
 def compact_legal(legal: list[dict]) -> list:
-    """Legal moves with a one-step path equal to their text sent as the bare text."""
-    return [m["text"] if m["path"] == [m["text"]] else m for m in legal]
+    """Legal moves as ``text`` when the path is the text itself (one step), else as
+    ``[text, step, step, ...]``."""
+    return [m["text"] if m["path"] == [m["text"]] else [m["text"], *m["path"]] for m in legal]
+
+
+def expand_legal(compact: list) -> list[dict]:
+    return [
+        {"text": m, "path": [m]} if isinstance(m, str) else {"text": m[0], "path": m[1:]} for m in compact
+    ]
 
 
 def update(old: dict, new: dict, patches: dict, mover: bool) -> dict:
@@ -84,8 +125,9 @@ def apply(state: dict, message: dict) -> dict:
     if "svg_patch" in message:
         tokens = svg_tokens(state["svg"])
         for start, end, inserted in reversed(message["svg_patch"]):
-            tokens[start:end] = inserted
+            olds = tokens[start:end] if len(inserted) == end - start else [""] * len(inserted)
+            tokens[start:end] = [_apply_edit(o, x) for o, x in zip(olds, inserted, strict=True)]
         new["svg"] = "".join(tokens)
-    new["legal"] = [{"text": m, "path": [m]} if isinstance(m, str) else m for m in message["legal"]]
+    new["legal"] = expand_legal(message["legal"])
     new.pop("text", None)  # the text form is fetched again when wanted
     return new
