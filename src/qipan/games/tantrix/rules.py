@@ -121,16 +121,30 @@ class TantrixState(Layout, State):
         return self.phase == PLAY and self.to_move == CHANCE
 
     def legal_moves(self) -> list[Move]:
-        return list(self._moves)
+        return list(self._legal())
+
+    def _legal(self) -> list[Move]:
+        """The legal moves, built when first asked for: the turn machine only settles
+        whether there are any (``None`` until then), so playouts that sample with
+        ``random_move`` never build them."""
+        moves = self._moves
+        if moves is None:
+            if self.to_move == CHANCE:
+                moves = self._draws()
+            else:
+                moves = self.placements(self.current, forced=self.step != FREE)
+            self._moves = moves
+        return moves
 
     def chance_outcomes(self) -> list[tuple[Move, float]]:
         if self.to_move != CHANCE:
             return []
-        p = 1.0 / len(self._moves)
-        return [(m, p) for m in self._moves]
+        moves = self._legal()
+        p = 1.0 / len(moves)
+        return [(m, p) for m in moves]
 
     def check_legal(self, move: Move) -> None:
-        if move in self._moves:
+        if move in self._legal():
             return
         from .notation import explain_illegal
 
@@ -155,20 +169,28 @@ class TantrixState(Layout, State):
     # -- legal placements --------------------------------------------------------------
     def placements(self, player: int, forced: bool) -> list[Move]:
         """The legal fills (``forced``) or free placements of ``player``'s hand."""
+        return list(self._placements(player, forced))
+
+    def has_placement(self, player: int, forced: bool) -> bool:
+        """Is there any legal fill (``forced``) or free placement? Stops at the first."""
+        return next(self._placements(player, forced), None) is not None
+
+    def placement_cells(self, forced: bool) -> list[Cell]:
+        """The cells the fills (``forced``) or the free placements may use, in order."""
+        if not self.edges:
+            return [] if forced else [(0, 0)]
+        if forced:
+            return self.forced_spaces
+        # A space where some tile could legally go would have been a fill in step 1.
+        return sorted(c for c, n in self.counts.items() if n < 3)
+
+    def _placements(self, player: int, forced: bool):
         hand = sorted(set(self.hands[player]))
         if not hand:
-            return []
+            return
         edges, counts = self.edges, self.counts
         restricted = not self.endgame
-        if not edges:
-            cells = [] if forced else [(0, 0)]
-        elif forced:
-            cells = self.forced_spaces
-        else:
-            # A space where some tile could legally go would have been a fill in step 1.
-            cells = sorted(c for c, n in counts.items() if n < 3)
-        out = []
-        for cell in cells:
+        for cell in self.placement_cells(forced):
             fit = fitting(side_pattern(edges, cell))
             if not any(tile in fit for tile in hand):
                 continue
@@ -180,8 +202,60 @@ class TantrixState(Layout, State):
                     oriented = ORIENTED[tile][rot]
                     if any(oriented[d] in colours for d, colours in doubled):
                         continue
-                    out.append(placement_move(tile, cell, rot, forced))
-        return out
+                    yield placement_move(tile, cell, rot, forced)
+
+    #: Draws of ``random_move`` before it falls back to building the legal moves.
+    RANDOM_TRIES = 300
+
+    def random_move(self, rng: random.Random) -> Move:
+        """Uniform over ``legal_moves()`` without building them. A draw takes a tile from
+        the bag uniformly (as ``chance_outcomes``). A placement draws a cell of those
+        ``placements`` looks at, a hand tile and "the first or the second rotation in which
+        it fits there" uniformly, and keeps them if there is such a rotation and the
+        restriction rules allow it (worked out for the drawn cell only, once per call); else
+        it draws again. Each legal placement is exactly one such draw, so each is equally
+        likely. After ``RANDOM_TRIES`` failed
+        draws it picks from ``legal_moves()``: uniform too, so the mixture is uniform."""
+        if self.outcome is not None:
+            return super().random_move(rng)
+        if self.to_move == CHANCE:
+            if self._moves is not None:
+                return rng.choice(self._moves)
+            return draw_move(rng.choice(sorted(self.bag)))
+        forced = self.step != FREE
+        hand = sorted(set(self.hands[self.current]))
+        cells = self.placement_cells(forced)
+        edges, counts = self.edges, self.counts
+        restricted = not self.endgame
+        # A tile shows each of its colours on two edges, so it fits a space with a
+        # neighbour in at most two rotations: draw "the first or second fitting one".
+        turns = 2 if edges else 6
+        per_cell = len(hand) * turns
+        fits: dict[Cell, dict] = {}  # cell -> the tiles that fit it and their rotations
+        doubled: dict[Cell, list | None] = {}  # cell -> R1's doubled colours; None: R2/R3 forbid
+        for _ in range(self.RANDOM_TRIES):
+            k = rng.randrange(len(cells) * per_cell)
+            cell = cells[k // per_cell]
+            tile, nth = hand[k % per_cell // turns], k % turns
+            fit = fits.get(cell)
+            if fit is None:
+                fit = fits[cell] = fitting(side_pattern(edges, cell))
+            rots = fit.get(tile, ())
+            if nth >= len(rots):
+                continue
+            rot = rots[nth]
+            if restricted:
+                if cell not in doubled:
+                    ok = geometry_allows(edges, counts, cell)
+                    doubled[cell] = self._doubled_colours(cell) if ok else None
+                rule = doubled[cell]
+                if rule is None:
+                    continue
+                oriented = ORIENTED[tile][rot]
+                if any(oriented[d] in colours for d, colours in rule):
+                    continue
+            return placement_move(tile, cell, rot, forced)
+        return rng.choice(self._legal())
 
     def _doubled_colours(self, cell: Cell) -> list[tuple[int, str]]:
         """For R1: (direction, colours already leading twice into that neighbour) for each
@@ -235,9 +309,8 @@ class TantrixState(Layout, State):
         while True:
             p = self.current
             if self.step != FREE:
-                fills = self.placements(p, forced=True)
-                if fills:
-                    self.to_move, self._moves = p, fills
+                if self.has_placement(p, forced=True):
+                    self.to_move, self._moves = p, None  # built when asked for (_legal)
                     return
                 if self.step == 1:
                     self.step = FREE
@@ -253,8 +326,7 @@ class TantrixState(Layout, State):
             if not self.hands[p]:
                 self.step = 3
                 continue
-            free = self.placements(p, forced=False)
-            if not free:
+            if not self.has_placement(p, forced=False):
                 self.outcome = Outcome(
                     (),
                     tuple(float(s) for s in self.scores()),
@@ -262,7 +334,7 @@ class TantrixState(Layout, State):
                 )
                 self.to_move, self._moves = None, []
                 return
-            self.to_move, self._moves = p, free
+            self.to_move, self._moves = p, None
             return
 
     def _finish(self, reason: str) -> None:
@@ -283,7 +355,7 @@ class TantrixState(Layout, State):
         if not forced:
             self.step = 3
         if self.bag:
-            self.to_move, self._moves = CHANCE, self._draws()
+            self.to_move, self._moves = CHANCE, None
         else:
             self._advance()
         return ("place", tile, cell, control)
