@@ -27,7 +27,13 @@ console = Console(highlight=False)
     metavar="KEY=VALUE",
     help="a rule option, e.g. -o variant=ww (repeatable)",
 )
-def solve(rows, cols, options):
+@click.option(
+    "--compact",
+    is_flag=True,
+    help="the compiled solver with a fixed memo of 10-byte slots (needs qipan[solve]; up to 7x7)",
+)
+@click.option("--table-bits", type=int, default=25, show_default=True, help="--compact: 2**BITS slots")
+def solve(rows, cols, options, compact, table_bits):
     """Solve the Black Path game exactly: who wins and a winning first move."""
     spec = game_spec("blackpath")
     opts = {k: spec.option(k).coerce(v) for k, v in parse_options(options).items()}
@@ -35,13 +41,25 @@ def solve(rows, cols, options):
         if name in opts:
             raise OptionError(f"the board size is given by --rows and --cols, not -o {name}=")
     start = time.perf_counter()
-    try:
-        winner, move = solve_board(rows, cols, **opts)
-    except ValueError as exc:  # a board the solver cannot take (e.g. --rows 0)
-        raise OptionError(str(exc)) from None
+    detail = ""
+    if compact:
+        from .compact import CompactSolver
+
+        solver = CompactSolver(rows, cols, table_bits=table_bits, **opts)
+        winner, move = solver.solve()
+        searched, _, overwritten = (int(x) for x in solver.stats)
+        detail = (
+            f"; {searched:,} positions searched, table {solver.table_bytes / 1e6:.0f} MB "
+            f"(10 bytes a slot, {overwritten:,} entries overwritten)"
+        )
+    else:
+        try:
+            winner, move = solve_board(rows, cols, **opts)
+        except ValueError as exc:  # a board the solver cannot take (e.g. --rows 0)
+            raise OptionError(str(exc)) from None
     elapsed = time.perf_counter() - start
     console.print(
         f"{rows}x{cols}: player {winner + 1} wins"
         + (f"; a winning first move: {move}" if move is not None else "")
-        + f" ({elapsed:.1f} s)"
+        + f" ({elapsed:.1f} s{detail})"
     )
