@@ -14,7 +14,6 @@ import qipan
 
 from ...cli.options import parse_options
 from ...core.errors import OptionError
-from .perfect import PerfectTables
 
 console = Console(highlight=False, soft_wrap=True)
 
@@ -35,6 +34,8 @@ def solve(preset, options, stones, directory, check, ray_address):
     game = qipan.load(preset, **parse_options(options))
     if game.family != "morris":
         raise OptionError(f"{preset} is not a Morris preset")
+    from .perfect import PerfectTables  # NumPy and Numba only when solving
+
     tables = PerfectTables(game, directory, stones)
     segments = tables.space.segments()
     console.print(
