@@ -57,3 +57,11 @@ def test_probe_and_solve_refuse_what_the_tables_cannot_answer(tmp_path):
     assert zhiqi.exit_code != 0 and "直棋" in zhiqi.output
     nogame = run("probe", "pente", "x", "--dir", str(tmp_path))
     assert nogame.exit_code != 0
+
+
+def test_solve_with_verify_checks_sampled_positions_against_the_engine(tmp_path):
+    out = run(
+        "solve", "morris", "--preset", "three-mens-morris-kurna", "--dir", str(tmp_path), "--verify", "100"
+    )
+    assert out.exit_code == 0, out.output
+    assert "verified 100 sampled positions" in out.output and "0 failures" in out.output

@@ -28,8 +28,12 @@ console = Console(highlight=False, soft_wrap=True)
 )
 @click.option("--dir", "directory", default=None, help="where the tables go (default: the user cache)")
 @click.option("--check", is_flag=True, help="recompute every component with the forward sweep and compare")
-@click.option("--ray", "ray_address", default=None, metavar="auto|ADDRESS", help="run the components on Ray")
-def solve(preset, options, stones, directory, check, ray_address):
+@click.option(
+    "--ray", "ray_address", default=None, metavar="auto|ADDRESS|local", help="run the components on Ray"
+)
+@click.option("--verify", type=int, default=0, help="then check this many sampled positions with the engine")
+@click.option("--verify-depth", type=int, default=3, show_default=True, help="search depth of --verify")
+def solve(preset, options, stones, directory, check, ray_address, verify, verify_depth):
     """Solve a Morris rule set by retrograde analysis (placement included, or endgames)."""
     game = qipan.load(preset, **parse_options(options))
     if game.family != "morris":
@@ -67,3 +71,15 @@ def solve(preset, options, stones, directory, check, ray_address):
         value = f"start: {kind}" + (f" in {plies} plies" if plies is not None else "") + "; "
     cpu = f"CPU {time.process_time() - start:.1f} s" if ray_address is None else "CPU: in the Ray workers"
     console.print(f"{value}{cpu}, wall {time.perf_counter() - wall:.1f} s; manifest {digest}")
+    if verify:
+        from .tables_check import check_sample
+
+        report = check_sample(tables, verify, search_depth=verify_depth)
+        console.print(
+            f"verified {report.positions} sampled positions against the engine's moves, {report.searched} "
+            f"also by search to {verify_depth} plies: {len(report.failures)} failures"
+        )
+        for line in report.failures[:10]:
+            console.print("  " + line)
+        if report.failures:
+            raise SystemExit(1)
