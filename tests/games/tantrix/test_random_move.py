@@ -100,3 +100,28 @@ def test_legal_moves_are_built_only_when_asked_for_and_survive_undo():
         fast.undo()
         replay.undo()
         assert fast.legal_moves() == replay.legal_moves()
+
+
+def test_remembered_geometry_matches_the_closure_test_through_copies_and_undo():
+    from qipan.games.tantrix.board import geometry_allows
+
+    game = qipan.load("tantrix")
+    rng = random.Random(11)
+    state = game.new(seed=11)
+    branches = []
+    while state.outcome is None and state.ply < 150:
+        for cell in state.counts:
+            assert state.geometry_ok(cell) == geometry_allows(state.edges, state.counts, cell)
+        if state.ply % 7 == 0:
+            branches.append(state.copy())  # shares the remembered answers with this table
+        state.play_unchecked(state.random_move(rng))
+    for branch in branches[:5]:
+        for _ in range(6):
+            if branch.outcome is not None:
+                break
+            branch.play_unchecked(branch.random_move(rng))
+            for cell in branch.counts:
+                assert branch.geometry_ok(cell) == geometry_allows(branch.edges, branch.counts, cell)
+        branch.undo()
+        for cell in branch.counts:
+            assert branch.geometry_ok(cell) == geometry_allows(branch.edges, branch.counts, cell)

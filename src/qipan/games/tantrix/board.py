@@ -275,12 +275,27 @@ class Layout:
     board: dict[Cell, tuple[int, int]]
     edges: dict[Cell, str]
     counts: dict[Cell, int]
+    #: ``geometry_allows`` by space for the table as it is; a fresh dict (never cleared in
+    #: place, so copies that share one see only answers for their own table) at every change.
+    _geometry: dict[Cell, bool] | None = None
+
+    def geometry_ok(self, cell: Cell) -> bool:
+        """``geometry_allows`` on this table, remembered until a tile is placed or taken
+        away: the draws and the steps of a turn ask again for the same spaces."""
+        known = self._geometry
+        if known is None:
+            known = self._geometry = {}
+        ok = known.get(cell)
+        if ok is None:
+            ok = known[cell] = geometry_allows(self.edges, self.counts, cell)
+        return ok
 
     def _copy_parts(self, new) -> None:
         """The table's part of ``State.copy``: the state's own parts are copied by its class."""
         new.board, new.edges, new.counts = dict(self.board), dict(self.edges), dict(self.counts)
 
     def _place(self, tile: int, cell: Cell, rot: int) -> None:
+        self._geometry = None
         self.board[cell] = (tile, rot)
         self.edges[cell] = ORIENTED[tile][rot]
         self.counts.pop(cell, None)
@@ -290,6 +305,7 @@ class Layout:
 
     def _unplace(self, cell: Cell) -> int:
         """Take the tile off ``cell``; returns its number."""
+        self._geometry = None
         tile, _ = self.board.pop(cell)
         del self.edges[cell]
         k = 0

@@ -22,7 +22,6 @@ from .board import (
     Layout,
     best_tracks,
     fitting,
-    geometry_allows,
     neighbours,
     side_pattern,
 )
@@ -188,13 +187,13 @@ class TantrixState(Layout, State):
         hand = sorted(set(self.hands[player]))
         if not hand:
             return
-        edges, counts = self.edges, self.counts
+        edges = self.edges
         restricted = not self.endgame
         for cell in self.placement_cells(forced):
             fit = fitting(side_pattern(edges, cell))
             if not any(tile in fit for tile in hand):
                 continue
-            if restricted and not geometry_allows(edges, counts, cell):
+            if restricted and not self.geometry_ok(cell):
                 continue
             doubled = self._doubled_colours(cell) if restricted else ()
             for tile in hand:
@@ -225,7 +224,7 @@ class TantrixState(Layout, State):
         forced = self.step != FREE
         hand = sorted(set(self.hands[self.current]))
         cells = self.placement_cells(forced)
-        edges, counts = self.edges, self.counts
+        edges = self.edges
         restricted = not self.endgame
         # A tile shows each of its colours on two edges, so it fits a space with a
         # neighbour in at most two rotations: draw "the first or second fitting one".
@@ -246,7 +245,7 @@ class TantrixState(Layout, State):
             rot = rots[nth]
             if restricted:
                 if cell not in doubled:
-                    ok = geometry_allows(edges, counts, cell)
+                    ok = self.geometry_ok(cell)
                     doubled[cell] = self._doubled_colours(cell) if ok else None
                 rule = doubled[cell]
                 if rule is None:
@@ -282,7 +281,7 @@ class TantrixState(Layout, State):
         for nb in neighbours(cell):
             if nb not in self.edges and self.counts.get(nb, 0) + 1 >= 4:
                 return f"rule R2: the space {nb[0]},{nb[1]} would have four tiles around it"
-        if not geometry_allows(self.edges, self.counts, cell):
+        if not self.geometry_ok(cell):
             return (
                 "rule R3: controlled side: filling the forced spaces would eventually "
                 "create a four-sided space"
