@@ -14,6 +14,7 @@ from .base import (
     register_agent,
     strongest_agent_name,
 )
+from .engine import EngineAgent
 from .mcts import MCTSAgent
 from .random_agent import RandomAgent
 
@@ -52,6 +53,20 @@ register_agent(
                 maximum=100_000_000,
             ),
         ),
+    )
+)
+
+register_agent(
+    AgentSpec(
+        "engine",
+        EngineAgent,
+        "an external program speaking the qipan engine protocol (cmd=...)",
+        options=(
+            Option("cmd", str, "", "the engine program's command line (qipan engine GAME, another program)"),
+            Option("timeout", float, 10.0, "seconds the engine may take beyond the move's time", minimum=0.1),
+        ),
+        # It starts programs: never a default bot, and off unless a local front end allows it.
+        default_ai=False,
     )
 )
 

@@ -320,6 +320,7 @@ def _add_package_commands() -> None:
 
 
 _add_package_commands()
+cli.add_command(importlib.import_module("qipan.cli.engine").engine)
 
 
 def main():

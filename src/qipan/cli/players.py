@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..agents import Agent, parse_agent, strongest_agent_name
 from ..agents import load as load_agent
+from ..agents.engine import allow_programs
 from ..core.errors import OptionError
 from ..core.game import Game
 
@@ -21,6 +22,7 @@ def parse_player(
         return None
     if name == "ai":
         name = strongest_agent_name(game, players)
+    allow_programs()  # a local command line may run engine programs (a server may not)
     if default_time is not None and not any(k in params for k in _LIMITS):
         params["time"] = default_time
     params.setdefault("seed", seed)
