@@ -321,6 +321,7 @@ def _add_package_commands() -> None:
 
 _add_package_commands()
 cli.add_command(importlib.import_module("qipan.cli.engine").engine)
+cli.add_command(importlib.import_module("qipan.cli.arena").arena)
 
 
 def main():
