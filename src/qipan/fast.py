@@ -60,6 +60,15 @@ def seed_word(seed: int) -> int:
     return (z ^ z >> 31) or 1
 
 
+def njit_uncached(fn):
+    """``njit`` without the disk cache, for recursive functions: Numba 0.68 crashes running a
+    cached recursive function with a float result loaded in a new process (compiled again in
+    every process instead; ``warm_up`` pays that at server start)."""
+    if not HAVE_NUMBA:
+        return fn
+    return _numba.njit(cache=False, nogil=True)(fn)
+
+
 def warm_up(presets=None) -> dict[str, float]:
     """Build the kernel of every preset (or of ``presets``) and run it once, so that compiling
     happens here and not on a player's first move. Returns CPU seconds per preset that has a

@@ -46,6 +46,9 @@ OPTION_SETS = [
     ("three-mens-morris", dict(diagonal_lines=True, first_player="random")),
     ("three-mens-morris-kurna", dict(move_anywhere=True)),
     ("three-mens-morris-kurna", dict(diagonal_lines=False, repetition_count=2)),
+    ("three-mens-morris-kurna", dict(line_moving_only=True)),
+    ("zhiqi", dict(dan_lines="any")),
+    ("zhiqi", dict(gang_lines="any", dan_gang_moving_only=True)),
 ]
 
 
@@ -167,6 +170,28 @@ def test_kernels_switched_off_leave_the_reference_rules(monkeypatch):
     assert agent.choose(state) in state.legal_moves() and agent.last_iterations == 40
     assert AlphaBetaAgent(depth=2).choose(state) in state.legal_moves()
     assert not called
+
+
+def test_the_generic_agents_search_in_the_kernel_when_the_game_has_one(monkeypatch):
+    game = qipan.load("twelve-mens-morris")
+    assert isinstance(game.kernel(), MorrisKernel)
+    calls = []
+    for name in ("mcts", "alphabeta"):
+        original = getattr(MorrisKernel, name)
+
+        def spy(self, *args, _original=original, _name=name, **kwargs):
+            calls.append(_name)
+            return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(MorrisKernel, name, spy)
+    state = game.new()
+    mcts = MCTSAgent(iterations=200, seed=3)
+    move = mcts.choose(state)
+    assert move in state.legal_moves() and mcts.last_iterations == 200
+    assert MCTSAgent(iterations=200, seed=3).choose(state) == move
+    alphabeta = AlphaBetaAgent(depth=3)
+    assert alphabeta.choose(state) in state.legal_moves() and alphabeta.reached_depth == 3
+    assert calls == ["mcts", "mcts", "alphabeta"]
 
 
 def test_playouts_finish_and_count():

@@ -31,7 +31,7 @@ import math
 import time
 from dataclasses import fields
 
-from ...fast import HAVE_NUMBA, njit, np, rand_below, seed_word
+from ...fast import njit, njit_uncached, np, rand_below, seed_word
 
 # -- table and parameter layout --------------------------------------------------------------
 PT_NBR, PT_NPAIRS, PT_PAIRS, PT_NDAN, PT_DAN, PT_NGANG, PT_GANG_MID, PT_GANG_OTHER = 0, 1, 2, 6, 7, 11, 12, 16
@@ -431,9 +431,9 @@ def perft(pt, lines, par, s, depth):
 
 
 # -- evaluation (``evaluation.evaluate``) -----------------------------------------------------
-# The UCT tree lives in arrays that the Python side grows and keeps between batches of
-# iterations, so a time limit is checked between batches; alpha-beta reads the clock every
-# 1,024 nodes (a Numba ``objmode`` block).
+# Numba code has no clock: the UCT tree lives in arrays that the Python side grows and keeps
+# between batches of iterations, checking the time between batches; alpha-beta deepens from
+# Python and gives each iteration a node budget from the time left and the measured speed.
 @njit
 def _closers(lines, nlines, own, empty):
     once = 0
@@ -667,32 +667,8 @@ WIN = 1_000_000.0
 INF = 1e18
 EXACT, LOWER, UPPER = 0, 1, 2
 MAX_PLY = 66
-# ``counters``: nodes searched, aborted (the deadline passed), deadline in perf_counter seconds
-# times 1e6 (0: none).
-C_NODES, C_ABORT, C_DEADLINE = 0, 1, 2
-
-if HAVE_NUMBA:
-    import numba
-    from numba import objmode
-
-    def _njit_gil(fn):
-        """Compile ``fn`` holding the GIL: the clock's ``objmode`` block needs it (``njit``
-        releases it, and objmode inside a nogil function crashes)."""
-        return numba.njit(cache=True)(fn)
-
-    @_njit_gil
-    def _now_us():
-        with objmode(t="int64"):
-            t = int(time.perf_counter() * 1e6)
-        return t
-
-else:  # never compiled nor called without Numba; the reference agents play then
-
-    def _njit_gil(fn):
-        return fn
-
-    def _now_us():
-        return int(time.perf_counter() * 1e6)
+# ``counters``: nodes searched, aborted (over budget), node budget (0: none).
+C_NODES, C_ABORT, C_BUDGET = 0, 1, 2
 
 
 @njit
@@ -727,7 +703,7 @@ def _order(pt, lines, par, s, moves, scores, n, tt_move, killers, history, ply):
         scores[i] = score
 
 
-@_njit_gil
+@njit_uncached
 def _search(
     pt,
     lines,
@@ -751,7 +727,7 @@ def _search(
     """Negamax value of ``s`` for ``player`` (the side to move here, or the side that would
     have moved in a finished game)."""
     counters[C_NODES] += 1
-    if counters[C_DEADLINE] and counters[C_NODES] & 1023 == 0 and _now_us() > counters[C_DEADLINE]:
+    if counters[C_BUDGET] and counters[C_NODES] > counters[C_BUDGET]:
         counters[C_ABORT] = 1
     if counters[C_ABORT]:
         return 0.0
@@ -880,7 +856,7 @@ def _search(
     return best
 
 
-@_njit_gil
+@njit_uncached
 def alphabeta_depth(pt, lines, par, s, depth, tt_keys, tt_ints, tt_vals, killers, history, counters):
     """One iteration of the deepening: (value for the side to move, best move, completed)."""
     bufs = np.empty((MAX_PLY, MAX_MOVES), np.int64)
@@ -932,14 +908,22 @@ def alphabeta(kernel, state, depth=None, deadline=None, table_bits: int = 18) ->
     killers = np.zeros((MAX_PLY, 2), np.int64)
     history = np.zeros(1024, np.int64)
     counters = np.zeros(3, np.int64)
-    if deadline is not None:
-        counters[C_DEADLINE] = max(1, int(deadline * 1e6))
     moves = kernel.legal(s)
     result = AlphaBetaResult(kernel.move(moves[0]), 0.0, 0, 0)
+    started, spent = time.perf_counter(), 1e-6
     for d in range(1, min(depth or 64, MAX_PLY - 2) + 1):
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            if left <= 0 and d > 1:
+                break
+            # Nodes per second so far (a guess of 200k/s before the first iteration) x the
+            # time left; the first iteration always completes, so there is a move.
+            rate = counters[C_NODES] / spent if counters[C_NODES] else 200_000.0
+            counters[C_BUDGET] = counters[C_NODES] + max(64, int(rate * left)) if d > 1 else 0
         value, code, completed = alphabeta_depth(
             kernel.pt, kernel.lines, kernel.par, s, d, tt_keys, tt_ints, tt_vals, killers, history, counters
         )
+        spent = max(time.perf_counter() - started, 1e-6)
         result.nodes = int(counters[C_NODES])
         if not completed:
             break

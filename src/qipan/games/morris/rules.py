@@ -71,6 +71,13 @@ class MorrisGame(Game):
     def order_moves(self, state: MorrisState, moves: list[Move]) -> list[Move]:
         return evaluation.order_moves(state, moves)
 
+    def kernel(self):
+        """The compiled twin of these rules (``kernel.py``), every board and option; None
+        without ``qipan[fast]`` or with ``QIPAN_KERNELS=0``."""
+        from .kernel import kernel_for
+
+        return kernel_for(self)
+
 
 class MorrisState(State):
     def __init__(self, game, players: int, first: int = 0):
