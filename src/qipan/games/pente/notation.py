@@ -18,12 +18,14 @@ from ...core.move import Move
 if TYPE_CHECKING:
     from .rules import PenteGame, PenteState
 
+#: A point in the seed's centred notation, ``(x,y)``.
+_XY = r"\(\s*[+-]?\d+\s*,\s*[+-]?\d+\s*\)"
 _CENTRED = re.compile(r"\(\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*\)")
 _NAMED = re.compile(r"([A-Za-z])(\d{1,2})")
-#: A captured stone in the seed's notation, ``(1,0)*`` (matched with the spaces removed).
-_MARKED = re.compile(r"(\([+-]?\d+,[+-]?\d+\))\*")
+#: A captured stone in the seed's notation, ``(1,0)*``.
+_MARKED = re.compile(f"({_XY})\\*")
 #: One placement of the seed's movetext with the stones it captured: ``(3,0) (1,0)* (2,0)*``.
-_SEED_ITEM = re.compile(r"\(\s*[+-]?\d+\s*,\s*[+-]?\d+\s*\)(?:\s*\(\s*[+-]?\d+\s*,\s*[+-]?\d+\s*\)\s*\*)*")
+_SEED_ITEM = re.compile(f"{_XY}(?:\\s*{_XY}\\s*\\*)*")
 
 
 def point(game: PenteGame, text: str) -> int:
