@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qipan.server.updates import apply, svg_patch, svg_tokens
+from qipan.server.updates import apply, svg_patch, svg_text, svg_tokens
 
 tags = st.sampled_from(
     [
@@ -38,7 +38,7 @@ def test_an_svg_patch_turns_the_old_picture_into_the_new_one(old, new):
     got = apply(state, message)
     assert got["svg"] == new
     assert got["legal"] == [{"text": "a1", "path": ["a1"]}, {"text": "a1-a4", "path": ["a1", "a4"]}]
-    assert "".join(svg_tokens(new)) == new
+    assert svg_text(svg_tokens(new)) == new
 
 
 def test_an_update_for_another_version_is_refused():

@@ -268,8 +268,7 @@ async function onState(message) {
 
 // After the first state the server sends updates: the changed fields, new moves, the
 // legal moves (to the seat to move), and the picture as a patch of the SVG we hold (tokens
-// cut before every tag that follows a tag; replacements [start, end, tokens] applied last
-// to first). Anything
+// cut at every "<"; replacements [start, end, tokens] applied last to first). Anything
 // that does not fit what we hold: ask for the whole state again.
 function onUpdate(message) {
   if (!state || message.base !== state.version || message.id !== state.id) {
@@ -283,14 +282,14 @@ function onUpdate(message) {
   next.type = "state";
   if ("moves_from" in message) next.moves = state.moves.slice(0, message.moves_from).concat(message.moves);
   if (message.svg_patch) {
-    const tokens = state.svg ? state.svg.split(/(?<=>)(?=\s*<)/) : [];
+    const tokens = state.svg.split("<");
     for (const [start, end, inserted] of [...message.svg_patch].reverse()) {
       // One for one, a token may come as [keep, cut, middle]: an edit of the old token.
       const edited = inserted.map((t, i) => (typeof t === "string" ? t
         : tokens[start + i].slice(0, t[0]) + t[2] + tokens[start + i].slice(tokens[start + i].length - t[1])));
       tokens.splice(start, end - start, ...edited);
     }
-    next.svg = tokens.join("");
+    next.svg = tokens.join("<");
   }
   next.legal = message.legal.map((m) => (typeof m === "string" ? { text: m, path: [m] } : { text: m[0], path: m.slice(1) }));
   delete next.text; // fetched again when the text panel is open
