@@ -8,7 +8,7 @@ import pytest
 from tests.uniformity import assert_uniform
 
 import qipan
-from qipan.games.trax.rules import free_placements
+from qipan.games.trax.rules import free_placements, legal_placements
 
 
 def positions_with_illegal_placements(preset: str, wanted: int = 3):
@@ -88,3 +88,28 @@ def test_a_random_move_checked_by_forced_play_is_played_from_its_trial():
             a.play_unchecked(move)  # as playouts do: no check_turn in between
             b.play(move.text)
             assert a.position() == b.position() and a.outcome == b.outcome
+
+
+@pytest.mark.parametrize("preset", ["trax", "trax-8x8"])
+def test_legal_moves_kept_from_turn_to_turn_equal_a_fresh_computation(preset):
+    # The verdicts of forcing placements survive the turns that change nothing near their
+    # forced plays; legal_moves must still equal a from-scratch computation, in order,
+    # after moves, undos and in copies. Stale verdicts are rare in random play (never
+    # forgetting any goes wrong in 3 of these 100 games), so many games are played.
+    game = qipan.load(preset)
+
+    def fresh(state):
+        return [state.move_for(p, t) for p, t in legal_placements(state.board, game.limited)]
+
+    for seed in range(100):
+        state = game.new()
+        rng = random.Random(seed)
+        while state.outcome is None and state.ply < 200:
+            moves = state.legal_moves()
+            assert moves == fresh(state)
+            if rng.random() < 0.1 and state.ply:
+                other = state.copy()
+                state.undo()
+                assert state.legal_moves() == fresh(state)
+                state, moves = other, other.legal_moves()
+            state.play(rng.choice(moves))

@@ -93,10 +93,12 @@ def _masks(get, q: int) -> tuple[int, int]:
 class IllegalTurn(Exception):
     """A free tile that breaks the rules; ``reason`` says why."""
 
-    def __init__(self, reason: str, pos: int | None = None):
+    def __init__(self, reason: str, pos: int | None = None, placed: list | None = None):
         super().__init__(reason)
         self.reason = reason
         self.pos = pos
+        #: The tiles the forced plays had put when the rule broke (already taken back).
+        self.placed = placed or []
 
 
 class Board:
@@ -175,7 +177,7 @@ class Board:
             if nw >= 3 or nr >= 3:
                 self.rollback(placed)
                 colour = "white" if nw >= 3 else "red"
-                raise IllegalTurn(f"the forced plays leave a space with three {colour} edges", q)
+                raise IllegalTurn(f"the forced plays leave a space with three {colour} edges", q, placed)
             forced = tile_joining(WHITE, white) if nw == 2 else tile_joining(RED, red)
             cells[q] = forced
             placed.append((q, forced))
@@ -385,6 +387,9 @@ class TraxState(State):
         self._stamp = 0
         self._legal_cache: tuple[int, list[Move]] | None = None
         self._trial: tuple[int, list] | None = None
+        #: (cell, tile) -> (legal, cells its forced plays filled), for the placements that
+        #: force something: kept from turn to turn where the new tiles change nothing.
+        self._verdicts: dict[tuple[int, int], tuple[bool, frozenset]] = {}
 
     # -- coordinates ---------------------------------------------------------------------
     def label(self, pos: int) -> str:
@@ -436,7 +441,8 @@ class TraxState(State):
             return []
         if self._legal_cache is not None and self._legal_cache[0] == self._stamp:
             return list(self._legal_cache[1])
-        moves = [self.move_for(p, t) for p, t in legal_placements(self.board, self.game.limited)]
+        placements = legal_placements(self.board, self.game.limited, self._verdicts)
+        moves = [self.move_for(p, t) for p, t in placements]
         self._legal_cache = (self._stamp, moves)
         return list(moves)
 
@@ -501,6 +507,7 @@ class TraxState(State):
             placed = board.place(pos, tile)
         self._trial = None
         board.commit(placed)
+        self._verdicts = forget_near(self._verdicts, [p for p, _ in placed])
         token = (placed, before, self.to_move, self.outcome)
         mover = self.to_move
         self.outcome = self._judge(placed, mover)
@@ -515,6 +522,7 @@ class TraxState(State):
     def _revert(self, token: tuple) -> None:
         placed, before, to_move, outcome = token
         self.board.uncommit(placed, before)
+        self._verdicts = forget_near(self._verdicts, [p for p, _ in placed])
         self.to_move, self.outcome = to_move, outcome
         self._stamp += 1
 
@@ -572,6 +580,7 @@ class TraxState(State):
         new._stamp = 0
         new._legal_cache = None
         new._trial = None
+        new._verdicts = dict(self._verdicts)
 
 
 def free_placements(board: Board, limited: bool):
@@ -629,23 +638,46 @@ def forces_nothing(board: Board, pos: int, tile: int, masks: dict | None = None)
     return True
 
 
-def legal_placements(board: Board, limited: bool) -> list[tuple[int, int]]:
+def legal_placements(board: Board, limited: bool, verdicts: dict | None = None) -> list[tuple[int, int]]:
     """The free placements whose whole turn is legal. A placement that gives no empty
     neighbour two same-coloured edges forces nothing and is legal as it stands; only the
-    others need the forced plays tried."""
+    others need the forced plays tried. ``verdicts`` (``TraxState._verdicts``) keeps the
+    tried ones' results with the cells their forced plays filled, for ``forget_near``."""
     masks: dict[int, tuple[int, int]] = {}
     legal = []
     for pos, tile in free_placements(board, limited):
         if forces_nothing(board, pos, tile, masks):
             legal.append((pos, tile))
             continue
-        try:
-            placed = board.place(pos, tile)
-        except IllegalTurn:
-            continue
-        board.rollback(placed)
-        legal.append((pos, tile))
+        known = None if verdicts is None else verdicts.get((pos, tile))
+        if known is None:
+            try:
+                placed = board.place(pos, tile)
+            except IllegalTurn as exc:
+                known = (False, frozenset(p for p, _ in exc.placed))
+            else:
+                board.rollback(placed)
+                known = (True, frozenset(p for p, _ in placed))
+            if verdicts is not None:
+                verdicts[(pos, tile)] = known
+        if known[0]:
+            legal.append((pos, tile))
     return legal
+
+
+#: Offsets of the cells at most two steps (N/E/S/W) away.
+_WITHIN_TWO = tuple(dr * STRIDE + dc for dr in range(-2, 3) for dc in range(-2, 3) if abs(dr) + abs(dc) <= 2)
+
+
+def forget_near(verdicts: dict, changed) -> dict:
+    """The ``verdicts`` still true after tiles came or went on the cells ``changed``. A
+    trial forced play looks at the cells it fills, their neighbours and theirs (``_masks``),
+    so its result can change only if one of those did: a verdict is kept when no changed
+    cell lies within two steps of a cell it filled."""
+    if not verdicts:  # playouts that only sample never fill it
+        return verdicts
+    near = {p + d for p in changed for d in _WITHIN_TWO}
+    return {key: v for key, v in verdicts.items() if near.isdisjoint(v[1])}
 
 
 def outcome_of(done: tuple[list[str], list[str]], mover: int, simultaneous: str = "mover") -> Outcome | None:
