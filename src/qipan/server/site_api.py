@@ -17,6 +17,7 @@ from fastapi.responses import FileResponse, JSONResponse
 
 from .. import agents as _agents
 from ..core import specs
+from . import openapi
 from .accounts import (
     COOKIE,
     CSRF_HEADER,
@@ -32,7 +33,48 @@ from .ratings import TIME_CLASSES
 from .seeks import lapsed, parse_seek
 from .site import Site, bots
 
-WEB_PAGES = ("account.html", "profile.html")
+#: What each error means on the site's routes (for the OpenAPI document).
+WHY = {
+    400: "bad input: a username, password, seek, message or parameter that breaks the rules",
+    401: "not logged in, a wrong password, or a token that is no seat of this game",
+    403: "a missing or wrong CSRF token, a foreign origin, or not allowed (rating range, room)",
+    404: "no such game, seek or account",
+    409: "taken or already done: a username, a seek accepted or cancelled, a seat, a full room",
+    415: "login and sign-up take JSON only",
+    429: "too many attempts or messages: wait and try again",
+}
+CREDENTIALS = {
+    "type": "object",
+    "required": ["username", "password"],
+    "properties": {"username": {"type": "string"}, "password": {"type": "string"}},
+}
+SEEK = {
+    "type": "object",
+    "required": ["game"],
+    "properties": {
+        "game": {"type": "string", "description": "a two-player game or preset id"},
+        "options": {"type": ["object", "null"]},
+        "clock": {"type": ["object", "null"], "description": "{initial, increment} or {mode: move, initial}"},
+        "days": {"enum": [1, 3, 7, 14, None], "description": "correspondence: days per move"},
+        "rated": {"type": "boolean", "default": False},
+        "rating_min": {"type": ["integer", "null"], "minimum": 0, "maximum": 4000},
+        "rating_max": {"type": ["integer", "null"], "minimum": 0, "maximum": 4000},
+    },
+}
+
+
+def doc(*errors: int, body: dict | None = None) -> dict[str, Any]:
+    """Route decorator arguments as ``openapi.doc`` makes them, with the site's meanings."""
+    out = openapi.doc(body=body)
+    out["responses"] = {code: {"description": WHY[code]} for code in errors}
+    return out
+
+
+TEXT = {"type": "string"}
+
+
+def _object(**properties: dict) -> dict:
+    return {"type": "object", "required": list(properties), "properties": properties}
 
 
 def site(request: Request) -> Site:
@@ -99,7 +141,7 @@ def site_router() -> APIRouter:
     router = APIRouter()
 
     # -- accounts ----------------------------------------------------------------------
-    @router.post("/api/account/signup", status_code=201)
+    @router.post("/api/account/signup", status_code=201, **doc(400, 403, 409, 415, 429, body=CREDENTIALS))
     async def signup(request: Request) -> JSONResponse:
         _same_origin_json(request)
         s = site(request)
@@ -118,7 +160,7 @@ def site_router() -> APIRouter:
             request, JSONResponse({"username": account.username, "csrf": csrf}, status_code=201), token
         )
 
-    @router.post("/api/account/login")
+    @router.post("/api/account/login", **doc(400, 401, 403, 415, 429, body=CREDENTIALS))
     async def login(request: Request) -> JSONResponse:
         _same_origin_json(request)
         s = site(request)
@@ -141,7 +183,7 @@ def site_router() -> APIRouter:
         token, csrf = await s.db(s.accounts.open_session, found[0])
         return _logged_in(request, JSONResponse({"username": found[0].username, "csrf": csrf}), token)
 
-    @router.post("/api/account/logout")
+    @router.post("/api/account/logout", **doc(401, 403))
     async def logout(request: Request) -> JSONResponse:
         login = await require_login(request)
         await site(request).db(site(request).accounts.close_session, login.token_hash)
@@ -160,7 +202,7 @@ def site_router() -> APIRouter:
             "your_turn": await site(request).your_turn(login.account.id),
         }
 
-    @router.post("/api/account/password")
+    @router.post("/api/account/password", **doc(400, 401, 403, 429, body=_object(old=TEXT, new=TEXT)))
     async def change_password(request: Request) -> dict:
         login = await require_login(request)
         s = site(request)
@@ -181,12 +223,12 @@ def site_router() -> APIRouter:
         await s.db(s.accounts.set_password, login.account.id, hashed, login.token_hash)
         return {"ok": True}
 
-    @router.get("/api/account/games")
+    @router.get("/api/account/games", **doc(401))
     async def my_games(request: Request) -> dict:
         login = await require_login(request, csrf=False)
         return {"games": await site(request).games_of(login.account.id, 100)}
 
-    @router.post("/api/account/seats")
+    @router.post("/api/account/seats", **doc(400, 401, 403, 404, 409, body=_object(game=TEXT, token=TEXT)))
     async def link_seat(request: Request) -> dict:
         """Make a seat (proved by its token) this account's: it then shows in "my games"
         on every device."""
@@ -198,12 +240,12 @@ def site_router() -> APIRouter:
         seat = await site(request).link_seat(login.account, game_id, token)
         return {"game": game_id, "seat": seat}
 
-    @router.get("/api/account/games/{game_id}/seats")
+    @router.get("/api/account/games/{game_id}/seats", **doc(401, 404))
     async def my_seats(request: Request, game_id: str) -> dict:
         login = await require_login(request, csrf=False)
         return {"seats": await site(request).my_seats(login.account, game_id)}
 
-    @router.get("/api/account/seeks")
+    @router.get("/api/account/seeks", **doc(401))
     async def my_seeks(request: Request) -> dict:
         login = await require_login(request, csrf=False)
         s = site(request)
@@ -211,12 +253,12 @@ def site_router() -> APIRouter:
         mine = await s.db(s.seeks.of_account, login.account.id)
         return {"seeks": [_seek(x) | ({"status": "lapsed"} if lapsed(x, now) else {}) for x in mine]}
 
-    @router.get("/api/account/mutes")
+    @router.get("/api/account/mutes", **doc(401))
     async def list_mutes(request: Request) -> dict:
         login = await require_login(request, csrf=False)
         return {"muted": await site(request).db(site(request).chat.muted, login.account.id)}
 
-    @router.post("/api/account/mutes")
+    @router.post("/api/account/mutes", **doc(400, 401, 403, 404, body=_object(username=TEXT)))
     async def mute(request: Request) -> dict:
         login = await require_login(request)
         s = site(request)
@@ -244,26 +286,26 @@ def site_router() -> APIRouter:
             out.append(_seek(seek) | {"rating": round(rating.rating), "provisional": rating.provisional})
         return {"seeks": out}
 
-    @router.post("/api/seeks", status_code=201)
+    @router.post("/api/seeks", status_code=201, **doc(400, 401, 403, 409, body=SEEK))
     async def post_seek(request: Request) -> dict:
         login = await require_login(request)
         s = site(request)
         seek = parse_seek(await body(request))
         return {"id": await s.db(s.seeks.post, login.account, seek)}
 
-    @router.delete("/api/seeks/{seek_id}")
+    @router.delete("/api/seeks/{seek_id}", **doc(401, 403, 404, 409))
     async def cancel_seek(request: Request, seek_id: str) -> dict:
         login = await require_login(request)
         s = site(request)
         await s.db(s.seeks.cancel, seek_id, login.account)
         return {"ok": True}
 
-    @router.post("/api/seeks/{seek_id}/accept")
+    @router.post("/api/seeks/{seek_id}/accept", **doc(401, 403, 404, 409))
     async def accept_seek(request: Request, seek_id: str) -> dict:
         login = await require_login(request)
         return await site(request).accept(login.account, seek_id)
 
-    @router.post("/api/quick")
+    @router.post("/api/quick", **doc(400, 401, 403, 409, body=SEEK))
     async def quick_pairing(request: Request) -> dict:
         login = await require_login(request)
         return await site(request).quick(login.account, parse_seek(await body(request)))
@@ -273,7 +315,7 @@ def site_router() -> APIRouter:
         return {"bots": bots()}
 
     # -- ratings and profiles ----------------------------------------------------------
-    @router.get("/api/leaderboard")
+    @router.get("/api/leaderboard", **doc(400))
     async def leaderboard(request: Request, family: str | None = None, time_class: str | None = None) -> dict:
         if family is not None and family not in {g.family for g in specs()}:
             raise ApiError(400, f"unknown game family {family!r}")
@@ -282,7 +324,7 @@ def site_router() -> APIRouter:
         s = site(request)
         return {"players": await s.db(s.standings.leaderboard, family, time_class, 50)}
 
-    @router.get("/api/users/{username}")
+    @router.get("/api/users/{username}", **doc(404))
     async def profile(request: Request, username: str) -> dict:
         s = site(request)
         found = await s.db(s.accounts.find, username) if len(username) <= 20 else None
@@ -296,12 +338,12 @@ def site_router() -> APIRouter:
             "games": await s.games_of(account.id, 50),
         }
 
-    @router.get("/api/games/{game_id}/terms")
+    @router.get("/api/games/{game_id}/terms", **doc(404))
     async def game_terms(request: Request, game_id: str) -> dict:
         return await site(request).game_terms(game_id)
 
     # -- chat --------------------------------------------------------------------------
-    @router.get("/api/games/{game_id}/chat")
+    @router.get("/api/games/{game_id}/chat", **doc(400, 401, 403, 404))
     async def read_chat(request: Request, game_id: str, room: str = "players", after: int = 0) -> dict:
         s = site(request)
         check_room(room)
@@ -317,7 +359,13 @@ def site_router() -> APIRouter:
         )
         return {"messages": messages}
 
-    @router.post("/api/games/{game_id}/chat", status_code=201)
+    @router.post(
+        "/api/games/{game_id}/chat",
+        status_code=201,
+        **doc(
+            400, 401, 403, 404, 409, 429, body=_object(room={"enum": ["players", "spectators"]}, text=TEXT)
+        ),
+    )
     async def write_chat(request: Request, game_id: str) -> dict:
         s = site(request)
         data = await body(request)
