@@ -245,3 +245,21 @@ def test_sampled_positions_pass_the_engine_checks_and_a_wrong_value_is_caught(si
     broken = PerfectTables(six.game, tmp_path, max_stones=4)  # opens the changed file
     searched, problems = check_position(broken, key, index, 0, search_depth=3)
     assert searched and len(problems) == 2
+
+
+def test_on_nine_mens_morris_the_perfect_agent_uses_endgame_tables_and_searches_elsewhere(tmp_path):
+    game = qipan.load("nine-mens-morris")
+    agent = load_agent("morris-perfect", tables=str(tmp_path), stones="3", depth="1", seed=1)
+    opening = game.new()
+    move = agent.choose(opening)  # no table covers the opening: a search among the safe moves
+    assert move in opening.legal_moves()
+    tables = PerfectTables(game, tmp_path, max_stones=3)
+    rng = random.Random(9)
+    codes = tables.db.values((3, 3, 0, 0))
+    won = [i for i in rng.sample(range(len(codes)), 2000) if decode(int(codes[i]))[0] == "win"]
+    for i in won[:3]:
+        state = tables.space.state_at((3, 3, 0, 0), i)
+        plies = tables.value(state)[1]
+        start = state.ply
+        end = _play(tables.space.game, [agent, load_agent("alphabeta", depth=2)], state)
+        assert end.outcome.winners == (0,) and end.ply - start <= plies
