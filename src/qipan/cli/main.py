@@ -146,7 +146,7 @@ def play(game, options, players, move_time, seed, count, match_target, by_lot, s
     Examples:
       qipan play nine-mens-morris
       qipan play pente --players human,human
-      qipan play nine-mens-morris -o flying=none --players mcts:time=1,ai
+      qipan play nine-mens-morris -o flying=none --players human,mcts:time=1
       qipan play pente --match 21 --save match.json
       qipan play pente --match 30 --by-lot --players human,human
     """
