@@ -263,3 +263,13 @@ def test_on_nine_mens_morris_the_perfect_agent_uses_endgame_tables_and_searches_
         start = state.ply
         end = _play(tables.space.game, [agent, load_agent("alphabeta", depth=2)], state)
         assert end.outcome.winners == (0,) and end.ply - start <= plies
+
+
+def test_boards_that_can_fill_up_are_refused_and_solved_by_says_where_the_tables_reach():
+    with pytest.raises(QipanError, match="fill up"):
+        MorrisSpace(qipan.load("twelve-mens-morris"))
+    assert len(MorrisSpace(qipan.load("twelve-mens-morris"), max_stones=3).segments()) == 1
+    assert "morris-perfect" in qipan.load("six-mens-morris").solved_by
+    assert "morris-perfect" in qipan.load("three-mens-morris").solved_by
+    assert "morris-perfect" not in qipan.load("nine-mens-morris").solved_by
+    assert "morris-perfect" not in qipan.load("six-mens-morris", stones=8).solved_by

@@ -63,9 +63,10 @@ class MorrisPerfectAgent(Agent):
 
     def _tables(self, game):
         from .perfect import PerfectTables
+        from .table_rules import whole_game_tabled
 
         stones = self.stones
-        if stones is None and game.rules.board not in ("three", "six"):
+        if stones is None and not whole_game_tabled(game.rules):
             stones = 3
         key = (game.rules, self.directory, stones)
         tables = self._open.get(key)
@@ -106,6 +107,6 @@ class MorrisPerfectAgent(Agent):
 
 def covered_by_tables(game) -> bool:
     """The retrograde tables (``tables.py``) support the game's rule set."""
-    from .tables import supported
+    from .table_rules import supported
 
     return supported(game.rules) is None

@@ -16,6 +16,7 @@ from ...core.game import Game, State
 from ...core.move import Move
 from ...core.outcome import Outcome
 from .board import COLOUR, Tables, bits, tables_for
+from .table_rules import whole_game_tabled
 from .variant import MorrisRules
 
 _RULE_FIELDS = {f.name for f in fields(MorrisRules)}
@@ -46,7 +47,7 @@ class MorrisGame(Game):
         #: The exhaustive solver plays the 3x3 boards perfectly, the retrograde tables the 3x3
         #: and 16-point boards (agent.py).
         self.solved_by = ("morris-solver",) if rules.board == "three" else ()
-        if rules.board in ("three", "six") and rules.captures == "mill" and rules.take_per_mill == 1:
+        if whole_game_tabled(rules):
             self.solved_by += ("morris-perfect",)
 
     def new_state(self, players: int, rng: random.Random) -> MorrisState:

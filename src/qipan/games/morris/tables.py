@@ -27,25 +27,11 @@ from ...solve.jit import njit, np
 from ...solve.ranking import SetPairIndex, expand, pair_index, popcount, unrank_set
 from ...solve.space import Expansion, Segment
 from ...solve.symmetry import automorphisms
+from .table_rules import fills_up, supported
+
+__all__ = ["MorrisSpace", "supported"]
 
 _PROTECTION = {"fallback": 0, "always_protected": 1, "no_mill_protection": 2}
-
-
-def supported(rules) -> str | None:
-    """Why these rules cannot be tabled, or None."""
-    if rules.captures != "mill":
-        return "直棋 captures (擔, 槓) are not in the tables"
-    if rules.take_per_mill != 1:
-        return "take_per_mill=2 is not in the tables"
-    if rules.line_moving_only:
-        return "line_moving_only is not in the tables"
-    if rules.goal == "mill" and rules.full_board != "draw" and 2 * rules.stones >= _points(rules):
-        return "a board that can fill up is not in the tables"
-    return None
-
-
-def _points(rules) -> int:
-    return {"nine": 24, "twelve": 24, "six": 16, "three": 9}[rules.board]
 
 
 class MorrisSpace:
@@ -62,6 +48,8 @@ class MorrisSpace:
             raise QipanError(f"{game.id}: {why}")
         if max_stones is not None and not 3 <= max_stones <= rules.stones:
             raise QipanError(f"max_stones must be between 3 and {rules.stones}, not {max_stones}")
+        if fills_up(rules, max_stones):
+            raise QipanError(f"{game.id}: a board that can fill up is not in the tables (use fewer stones)")
         self.game = game
         self.rules = rules
         self.max_stones = max_stones
