@@ -400,3 +400,37 @@ def test_errors_do_not_echo_long_inputs(client):
         ws.send_json({"type": long})
         reply = next(m for m in iter(ws.receive_json, None) if m["type"] == "error")
         assert len(reply["error"]) < 400
+
+
+# -- 2 (after a restart): bot limits stored by an older server are bounded when loaded ------
+@pytest.mark.slow
+def test_unbounded_limits_stored_before_the_fix_do_not_stall_the_bot(server_process, tmp_path):
+    import httpx
+
+    from qipan.server.storage import Storage
+
+    db = f"sqlite:///{tmp_path / 'limits.sqlite3'}"
+    server = server_process(db)
+    created = httpx.post(
+        server.base + "/api/games",
+        json={
+            "game": "toy-ttt",
+            "seats": [
+                {"kind": "human", "join": True},
+                {"kind": "bot", "agent": "mcts", "limits": {"iterations": 50}},
+            ],
+        },
+    ).json()
+    gid, token = created["id"], created["seats"][0]["token"]
+    server.kill()
+    storage = Storage(db)
+    seats = storage.get_game(gid).seats
+    seats[1]["limits"] = {"iterations": 10**15}  # as an unchecked server stored it
+    storage.update_game(gid, seats=seats)
+    storage.close()
+    server = server_process(db, port=server.port)
+    r = httpx.post(
+        f"{server.base}/api/games/{gid}/move", json={"move": "b2", "ply": 0}, headers=bearer(token)
+    )
+    assert r.status_code == 200
+    wait_for(lambda: httpx.get(f"{server.base}/api/games/{gid}").json()["ply"] == 2, timeout=20)
