@@ -216,9 +216,10 @@ def test_screenshot_of_every_game(live_server, new_page, screenshots, game):
     assert created.status_code == 201, created.text
     data = created.json()
     to_move = data["state"]["to_move"] if data["state"]["to_move"] is not None else 0
-    invite = next(s["invite"] for s in data["seats"] if s["seat"] == to_move)
+    # Seats taken at creation come with their token (invite links are for free seats only).
+    token = next(s["token"] for s in data["seats"] if s["seat"] == to_move)
     page = new_page()
-    page.goto(base + invite)
+    page.goto(f"{base}/g/{data['id']}#seat={to_move}&token={token}")
     wait_status(page, data["state"]["status"])
     page.wait_for_selector("#board svg", timeout=20_000)
     if data["state"]["legal"] and any(m["path"] for m in data["state"]["legal"]):
