@@ -60,13 +60,18 @@ def seed_word(seed: int) -> int:
     return (z ^ z >> 31) or 1
 
 
-def njit_uncached(fn):
-    """``njit`` without the disk cache, for recursive functions: Numba 0.68 crashes running a
-    cached recursive function with a float result loaded in a new process (compiled again in
-    every process instead; ``warm_up`` pays that at server start)."""
-    if not HAVE_NUMBA:
-        return fn
-    return _numba.njit(cache=False, nogil=True)(fn)
+def njit_signed(signature: str):
+    """``njit`` with an explicit signature, for recursive functions: Numba 0.68 caches a
+    recursive function whose type it infers with an unresolved symbol for itself, and a new
+    process loading it from the disk cache crashes; compiled eagerly for ``signature`` it
+    caches and loads fine."""
+
+    def wrap(fn):
+        if not HAVE_NUMBA:
+            return fn
+        return _numba.njit(signature, cache=True, nogil=True)(fn)
+
+    return wrap
 
 
 def warm_up(presets=None) -> dict[str, float]:

@@ -31,7 +31,7 @@ import math
 import time
 from dataclasses import fields
 
-from ...fast import njit, njit_uncached, np, rand_below, seed_word
+from ...fast import njit, njit_signed, np, rand_below, seed_word
 
 # -- table and parameter layout --------------------------------------------------------------
 PT_NBR, PT_NPAIRS, PT_PAIRS, PT_NDAN, PT_DAN, PT_NGANG, PT_GANG_MID, PT_GANG_OTHER = 0, 1, 2, 6, 7, 11, 12, 16
@@ -703,7 +703,10 @@ def _order(pt, lines, par, s, moves, scores, n, tt_move, killers, history, ply):
         scores[i] = score
 
 
-@njit_uncached
+@njit_signed(
+    "f8(i8[:, ::1], i8[::1], i8[::1], i8[::1], i8, f8, f8, i8, i8, i8[::1], i8[:, ::1], f8[::1], "
+    "i8[:, ::1], i8[::1], i8[:, ::1], i8[:, ::1], i8[:, ::1], i8[::1])"
+)
 def _search(
     pt,
     lines,
@@ -856,7 +859,7 @@ def _search(
     return best
 
 
-@njit_uncached
+@njit
 def alphabeta_depth(pt, lines, par, s, depth, tt_keys, tt_ints, tt_vals, killers, history, counters):
     """One iteration of the deepening: (value for the side to move, best move, completed)."""
     bufs = np.empty((MAX_PLY, MAX_MOVES), np.int64)
