@@ -404,7 +404,7 @@ def playouts(pt, lines, par, s0, rng, games, cap):
     return stats
 
 
-@njit
+@njit_signed("i8(i8[:, ::1], i8[::1], i8[::1], i8[::1], i8, i8[:, ::1], i8[:, ::1])")  # recursive
 def _perft(pt, lines, par, s, depth, bufs, saved):
     buf = bufs[depth]
     n = legal_moves(pt, lines, par, s, buf)

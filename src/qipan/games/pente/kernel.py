@@ -10,7 +10,7 @@ Search stays in Python for Pente (the generic agents on the reference rules)."""
 
 from __future__ import annotations
 
-from ...fast import njit, np, rand_below, seed_word
+from ...fast import njit, njit_signed, np, rand_below, seed_word
 from .board import CAPTURE_TARGET, EMPTY, OFF, TRIA
 
 S_TO_MOVE, S_PLACED, S_STONES, S_PENDING, S_MAYBE_LINE, S_LAST, S_CAPS = 0, 1, 2, 3, 4, 5, 6
@@ -326,7 +326,9 @@ def playouts(points, inner, lines, line_len, tria, dirs8, par, s0, rng, games, c
     return stats
 
 
-@njit
+@njit_signed(  # recursive: an explicit signature, see ``qipan.fast.njit_signed``
+    "i8(i8[::1], i8[::1], i8[:, ::1], i8[::1], i8[:, ::1], i8[::1], i8[::1], i8[::1], i8, i8[:, ::1], i8[:, ::1])"
+)
 def _perft(points, inner, lines, line_len, tria, dirs8, par, s, depth, bufs, undos):
     buf = bufs[depth]
     n = legal_moves(points, inner, dirs8, par, s, buf)
