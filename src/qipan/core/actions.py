@@ -35,6 +35,9 @@ class ActionSpace:
     #: An upper bound on a game's plies, chance moves included, where the rules give one
     #: (OpenSpiel asks for one); the default says no smaller bound is known.
     max_game_length: int = 100_000
+    #: ``"module:Class"`` of a batched twin (B games stepped at once in compiled code:
+    #: ``init(seed)``, ``step(actions)``, ``observe()``, ``legal_action_mask()``), or None.
+    batched: str | None = None
 
     def __init__(self, game: Game):
         self.game = game

@@ -19,6 +19,8 @@ from ...core.actions import ActionSpace, Planes
 
 
 class MorrisActions(ActionSpace):
+    batched = "qipan.games.morris.vector:MorrisBatch"
+
     def __init__(self, game):
         super().__init__(game)
         rules = game.rules

@@ -1,0 +1,120 @@
+"""Batched Nine Men's Morris (``qipan.rl.vector``) against OpenSpiel's C++ random
+simulation of ``nine_mens_morris``, one process (one core), CPU time, min/median/max of 3
+runs. Both play the OpenSpiel rules (qipan preset ``openspiel``: flying, 200-ply cap, no
+repetition rule). Steps are counted OpenSpiel's way: a removal is an action of its own.
+
+* batched random play at batch 1,024 inside the compiled loop (``random_steps``);
+* the API path an RL loop takes: ``legal_action_mask`` + an action per game + ``step``, at
+  batch 1,024, with the action drawn uniformly from the mask by NumPy ("random"), or the
+  first legal one ("first": the cost of qipan's side alone; the mask is 1,024 x 15,625);
+* the peer: OpenSpiel's random rollouts in C++ (``pyspiel.MCTSBot`` with a
+  ``RandomRolloutEvaluator``: 2 simulations x many rollouts from the start, so the rollouts
+  are nearly all the time), actions = rollouts x OpenSpiel's mean game length (measured
+  from Python games in the same run).
+
+    .venv/bin/python benchmarks/rl_vector.py [--seconds 2] [--batch 1024]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import numpy as np
+import pyspiel
+
+from qipan.rl.vector import VectorEnv
+
+
+def cpu_rate(work, seconds: float) -> float:
+    done, spent = 0, 0.0
+    while spent < seconds:
+        start = time.process_time()
+        done += work()
+        spent += time.process_time() - start
+    return done / spent
+
+
+def openspiel_mean_length(games: int = 200) -> float:
+    game, rng = pyspiel.load_game("nine_mens_morris"), random.Random(1)
+    total = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            total += 1
+    return total / games
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=2.0)
+    ap.add_argument("--batch", type=int, default=1024)
+    args = ap.parse_args()
+
+    env = VectorEnv("openspiel", batch=args.batch)
+    env.init(seed=0)
+    env.impl.random_steps(2, 0)  # compile
+    seed = [0]
+
+    def batched():
+        seed[0] += 1
+        made, removed = env.impl.random_steps(20, seed[0])
+        return made + removed
+
+    api = VectorEnv("openspiel", batch=args.batch)
+    api.init(seed=0)
+    rng = np.random.default_rng(0)
+
+    def api_steps(uniform: bool):
+        def work():
+            steps = 0
+            for _ in range(5):
+                if api.terminated().all():
+                    api.init(seed=int(rng.integers(1 << 30)))
+                mask = api.legal_action_mask()
+                live = ~api.terminated()
+                if uniform:
+                    actions = (rng.random(mask.shape) * mask).argmax(axis=1)  # uniform among legal
+                else:
+                    actions = mask.argmax(axis=1)
+                api.step(actions)
+                steps += int(live.sum())
+            return steps
+
+        return work
+
+    api_steps(False)()  # compile
+    length = openspiel_mean_length()
+    rollouts = 200
+    game = pyspiel.load_game("nine_mens_morris")
+    bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(rollouts, 1), 2.0, 2, 10**6, False, 1, False)
+
+    def openspiel():
+        bot.step(game.new_initial_state())
+        return round(2 * rollouts * length)
+
+    work = {
+        "batched random play": batched,
+        "API, random action": api_steps(True),
+        "API, first action": api_steps(False),
+        "OpenSpiel C++ rollouts": openspiel,
+    }
+    rows = {name: [] for name in work}
+    for _ in range(3):
+        for name, fn in work.items():
+            rows[name].append(cpu_rate(fn, args.seconds))
+    peer = rows["OpenSpiel C++ rollouts"]
+    print(f"batch {args.batch}, OpenSpiel mean game length {length:.1f} actions; actions per CPU second")
+    for name, rates in rows.items():
+        ratios = sorted(r / p for r, p in zip(rates, peer, strict=True))
+        print(
+            f"{name:24} min {min(rates):>12,.0f}  median {statistics.median(rates):>12,.0f}  max {max(rates):>12,.0f}"
+            f"   ratio to OpenSpiel min/median/max {ratios[0]:.2f}/{ratios[1]:.2f}/{ratios[2]:.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
