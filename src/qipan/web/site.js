@@ -151,9 +151,13 @@ async function refreshLive() {
   if (!games.length) $("live-games").append(el("li", { class: "help" }, "No game is being played right now."));
 }
 
+let boardAsked = 0;
+
 async function refreshLeaderboard() {
   const family = $("board-family").value, klass = $("board-class").value;
+  const asked = ++boardAsked;
   const { players } = await api("GET", `/api/leaderboard?family=${encodeURIComponent(family)}&time_class=${klass}`);
+  if (asked !== boardAsked) return;  // a later choice's answer wins, whichever arrives first
   $("leaderboard").querySelector("tbody").replaceChildren(...players.map((p, i) => el("tr", {},
     el("td", { class: "num" }, String(i + 1)),
     el("td", {}, el("a", { href: `/u/${encodeURIComponent(p.username)}` }, p.username)),
