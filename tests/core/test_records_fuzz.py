@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import signal
 from contextlib import contextmanager
 
@@ -197,3 +198,36 @@ def test_every_format_has_a_sample_or_no_writer():
 def test_known_bad_records_raise_record_errors_quickly(text):
     with deadline(HANG_SECONDS), pytest.raises(QipanError):
         loads(text).replay()
+
+
+DEEP = "[" * 5000 + "]" * 5000
+
+
+@pytest.mark.parametrize(
+    "name, edit",
+    [
+        ("pente.org", lambda t: t.replace("\n", f'\n[Qipan Options "{DEEP}"]\n', 1)),
+        ("tantrix-turns", lambda t: t.replace('[Players "2"]', '[Players "99999999999999999999"]')),
+        ("tantrix-turns", lambda t: re.sub(r'\[Options "[^\n]*"\]', f'[Options "{DEEP}"]', t)),
+        (
+            "pipemania-level/1",
+            lambda t: t.replace('"game": "pipemania",', '"game": "pipemania", "players": 1e999,'),
+        ),
+        ("pipemania-level/1", lambda t: t.replace('"options": {', '"options": [{', 1)),
+        ("pipemania-level/1", lambda t: t.replace('"game"', '"deep": ' + DEEP + ', "game"', 1)),
+    ],
+    ids=[
+        "pente deep options",
+        "tantrix huge players",
+        "tantrix deep options",
+        "pipemania inf players",
+        "pipemania options list",
+        "pipemania deep",
+    ],
+)
+def test_family_readers_refuse_hostile_counts_with_record_errors(name, edit):
+    text = edit(SAMPLES[name][0])
+    assert text != SAMPLES[name][0]
+    with deadline(HANG_SECONDS), pytest.raises(QipanError):
+        for record in READERS[name](text):
+            record.replay()
