@@ -52,7 +52,9 @@ def upgrade() -> None:
     )
     op.create_table(
         "ratings",
-        sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column(
+            "account_id", sa.Integer, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+        ),
         sa.Column("family", sa.String(64), primary_key=True),
         sa.Column("time_class", sa.String(16), primary_key=True),
         sa.Column("rating", sa.Float, nullable=False),
@@ -108,7 +110,9 @@ def upgrade() -> None:
     op.create_index("ix_chat_game", "chat_messages", ["game_id", "room", "id"])
     op.create_table(
         "mutes",
-        sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column(
+            "account_id", sa.Integer, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True
+        ),
         sa.Column("muted_id", sa.Integer, sa.ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
     )
 
