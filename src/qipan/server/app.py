@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 
 from .. import agents as _agents
 from ..core import QipanError, load, specs
+from ..fast import warm_up
 from .errors import ApiError
 from .inputs import parse_json
 from .limits import BodyLimit, Limits, RateLimit, TokenBuckets
@@ -39,6 +40,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits |
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         _load_games()
+        log.info("compiled kernels ready (CPU s): %s", warm_up())  # not on a player's first move
         storage = Storage(db_url)
         manager = Manager(storage, bot_workers=bot_workers)
         app.state.manager = manager
