@@ -1,7 +1,11 @@
-"""Batched Nine Men's Morris (``qipan.rl.vector``) against OpenSpiel's C++ random
-simulation of ``nine_mens_morris``, one process (one core), CPU time, min/median/max of 3
-runs. Both play the OpenSpiel rules (qipan preset ``openspiel``: flying, 200-ply cap, no
-repetition rule). Steps are counted OpenSpiel's way: a removal is an action of its own.
+"""Batched simulation (``qipan.rl.vector``) against OpenSpiel's C++ random simulation,
+one process (one core), CPU time, min/median/max of 3 runs:
+
+* Nine Men's Morris against ``nine_mens_morris``; both play the OpenSpiel rules (qipan
+  preset ``openspiel``: flying, 200-ply cap, no repetition rule); steps are counted
+  OpenSpiel's way: a removal is an action of its own;
+* Pente (19x19) against ``gomoku`` on 19x19 (OpenSpiel has no Pente: the nearest game,
+  five in a row without captures); steps are stone placements.
 
 * batched random play at batch 1,024 inside the compiled loop (``random_steps``);
 * the API path an RL loop takes: ``legal_action_mask`` + an action per game + ``step``, at
@@ -12,7 +16,7 @@ repetition rule). Steps are counted OpenSpiel's way: a removal is an action of i
   are nearly all the time), actions = rollouts x OpenSpiel's mean game length (measured
   from Python games in the same run).
 
-    .venv/bin/python benchmarks/rl_vector.py [--seconds 2] [--batch 1024]
+    .venv/bin/python benchmarks/rl_vector.py [--seconds 2] [--batch 1024] [--game morris|pente]
 """
 
 from __future__ import annotations
@@ -37,8 +41,8 @@ def cpu_rate(work, seconds: float) -> float:
     return done / spent
 
 
-def openspiel_mean_length(games: int = 200) -> float:
-    game, rng = pyspiel.load_game("nine_mens_morris"), random.Random(1)
+def openspiel_mean_length(name: str, games: int = 200) -> float:
+    game, rng = pyspiel.load_game(name), random.Random(1)
     total = 0
     for _ in range(games):
         state = game.new_initial_state()
@@ -52,19 +56,21 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=2.0)
     ap.add_argument("--batch", type=int, default=1024)
+    ap.add_argument("--game", choices=("morris", "pente"), default="morris")
     args = ap.parse_args()
+    preset, peer_name = {"morris": ("openspiel", "nine_mens_morris"), "pente": ("pente", "gomoku")}[args.game]
 
-    env = VectorEnv("openspiel", batch=args.batch)
+    env = VectorEnv(preset, batch=args.batch)
     env.init(seed=0)
     env.impl.random_steps(2, 0)  # compile
     seed = [0]
 
     def batched():
         seed[0] += 1
-        made, removed = env.impl.random_steps(20, seed[0])
-        return made + removed
+        made = env.impl.random_steps(20, seed[0])
+        return made[0] + made[1] if isinstance(made, tuple) else made
 
-    api = VectorEnv("openspiel", batch=args.batch)
+    api = VectorEnv(preset, batch=args.batch)
     api.init(seed=0)
     rng = np.random.default_rng(0)
 
@@ -87,9 +93,9 @@ def main() -> None:
         return work
 
     api_steps(False)()  # compile
-    length = openspiel_mean_length()
+    length = openspiel_mean_length(peer_name, 200 if args.game == "morris" else 20)
     rollouts = 200
-    game = pyspiel.load_game("nine_mens_morris")
+    game = pyspiel.load_game(peer_name)
     bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(rollouts, 1), 2.0, 2, 10**6, False, 1, False)
 
     def openspiel():
@@ -107,7 +113,9 @@ def main() -> None:
         for name, fn in work.items():
             rows[name].append(cpu_rate(fn, args.seconds))
     peer = rows["OpenSpiel C++ rollouts"]
-    print(f"batch {args.batch}, OpenSpiel mean game length {length:.1f} actions; actions per CPU second")
+    print(
+        f"{preset} vs {peer_name}, batch {args.batch}, OpenSpiel mean game length {length:.1f} actions; per CPU second"
+    )
     for name, rates in rows.items():
         ratios = sorted(r / p for r, p in zip(rates, peer, strict=True))
         print(

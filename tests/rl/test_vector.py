@@ -1,5 +1,5 @@
-"""Batched Morris agrees with the reference rules: random batches compared ply by ply
-(legal action masks, observations, rewards and ends) through ``actions.py``'s indices."""
+"""Batched Morris and Pente agree with the reference rules: random batches compared ply by
+ply (legal action masks, observations, rewards and ends) through ``actions.py``'s indices."""
 
 from __future__ import annotations
 
@@ -15,14 +15,25 @@ pytest.importorskip("numba")
 vector = pytest.importorskip("qipan.rl.vector")
 
 
-@pytest.mark.parametrize(
-    "preset", ["nine-mens-morris", "zhiqi", "six-mens-morris", "three-mens-morris-kurna"]
-)
-def test_batched_games_agree_with_the_reference_ply_by_ply(preset):
+CASES = [
+    ("nine-mens-morris", {}),
+    ("zhiqi", {}),
+    ("six-mens-morris", {}),
+    ("three-mens-morris-kurna", {}),
+    ("pente", {"board_size": 9}),  # small boards fill up: games end within the test
+    ("pente-tournament", {}),
+    ("pente-4", {"board_size": 7}),
+    ("pente-team", {"board_size": 9}),
+    ("pente", {"board_size": 7, "max_pairs_per_move": 1, "exact_five": True, "double_tria": True}),
+]
+
+
+@pytest.mark.parametrize(("preset", "options"), CASES)
+def test_batched_games_agree_with_the_reference_ply_by_ply(preset, options):
     batch, seed = 12, 3
-    env = vector.VectorEnv(preset, batch=batch)
+    env = vector.VectorEnv(preset, batch=batch, **options)
     env.init(seed=seed)
-    game = qipan.load(preset)
+    game = qipan.load(preset, **options)
     space = game.actions()
     refs = [game.new(seed=seed + b) for b in range(batch)]
     rng = random.Random(seed)
@@ -43,12 +54,13 @@ def test_batched_games_agree_with_the_reference_ply_by_ply(preset):
         rewards, terminated = env.step(actions)
         for b, ref in enumerate(refs):
             if ref.is_over:
-                assert rewards[b].tolist() == [0.0, 0.0]
+                assert not rewards[b].any()
                 continue
             ref.play(space.move(ref, int(actions[b])))
-            expected = [2 * ref.outcome.reward(p) - 1 for p in range(2)] if ref.outcome else [0.0, 0.0]
-            if ref.outcome is not None and not ref.outcome.winners:
-                expected = [0.0, 0.0]
+            players = ref.num_players
+            expected = [0.0] * players
+            if ref.outcome is not None and ref.outcome.winners:
+                expected = [2 * ref.outcome.reward(p) - 1 for p in range(players)]
             assert rewards[b].tolist() == expected
             assert terminated[b] == ref.is_over
 
@@ -65,3 +77,5 @@ def test_an_illegal_batched_action_is_refused():
 def test_games_without_a_batched_twin_say_so():
     with pytest.raises(QipanError, match="no batched simulation"):
         vector.VectorEnv("trax", batch=4)
+    with pytest.raises(QipanError, match="batch"):
+        vector.VectorEnv("pente", batch=0)

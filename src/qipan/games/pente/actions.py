@@ -18,6 +18,8 @@ from .board import EMPTY
 
 
 class PenteActions(ActionSpace):
+    batched = "qipan.games.pente.vector:PenteBatch"
+
     def __init__(self, game):
         super().__init__(game)
         self.geom = game.geom
