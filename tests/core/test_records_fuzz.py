@@ -231,3 +231,16 @@ def test_family_readers_refuse_hostile_counts_with_record_errors(name, edit):
     with deadline(HANG_SECONDS), pytest.raises(QipanError):
         for record in READERS[name](text):
             record.replay()
+
+
+def test_a_tantrix_hand_that_is_no_tile_number_is_a_record_error():
+    # Found by the fuzzing above (QIPAN_FUZZ_EXAMPLES=600): int("2-7") escaped as ValueError.
+    text = (
+        '[Tantrix "tantrix-doubles"]\n[Players "4"]\n'
+        "[Options \"{'colours': '', 'doubles': true, 'setup': 'casual', 'tiebreak': 'draw'}\"]\n"
+        '[Start "P1 +8 P2 +48 P3 +43 P4 +15"]\n'
+        '[Hands "P1 3 4 8 2-7 31 53 | P2 5 25 28 37 45 48 | P3 1 2 24 42 43 49 | P4 14 15 26 40 52 54"]\n'
+        "P2: 28@0,0r1 +56\n"
+    )
+    with deadline(HANG_SECONDS), pytest.raises(QipanError, match="Hands"):
+        READERS["tantrix-turns"](text)

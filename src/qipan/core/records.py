@@ -348,7 +348,7 @@ def parse_json(text: str, what: str = "the record") -> Any:
     if len(text) > MAX_TEXT:
         raise RecordError(f"{what} is larger than {MAX_TEXT // (1024 * 1024)} MiB")
     try:
-        data = json.loads(text, parse_constant=_not_a_number)
+        data = json.loads(text, parse_constant=_not_a_number, parse_float=_finite)
     except json.JSONDecodeError as exc:
         raise RecordError(f"{what} is not valid JSON: {exc}") from exc
     except RecursionError:
@@ -367,6 +367,13 @@ def parse_json(text: str, what: str = "the record") -> Any:
 
 def _not_a_number(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 parses as inf
+        raise ValueError(f"{text[:20]} is not a finite number")
+    return value
 
 
 def _integer(text: str, tag: str) -> int:

@@ -17,7 +17,7 @@ import re
 from ...core.errors import QipanError, RecordError
 from ...core.formats import RecordFormat
 from ...core.outcome import Outcome
-from ...core.records import Record, escape_tag, wrap_movetext
+from ...core.records import Record, escape_tag, parse_json, wrap_movetext
 
 _TAG = re.compile(r'\[([A-Za-z0-9 _]+?)\s+"((?:[^"\\]|\\.)*)"\]')
 _GAME_TAG = re.compile(r'^\s*\[Game\s+"[^"]*Pente[^"]*"\]', re.MULTILINE | re.IGNORECASE)
@@ -127,10 +127,7 @@ def _read_game(tag_lines: list[str], body: list[str]) -> Record:
     if tags.get("Rated", "").strip().upper() == "Y":
         options["tournament"] = True
     if OPTIONS_TAG in tags:
-        try:
-            extra = json.loads(tags.pop(OPTIONS_TAG))
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"malformed {OPTIONS_TAG} tag: {exc}") from exc
+        extra = parse_json(tags.pop(OPTIONS_TAG), f"the {OPTIONS_TAG} tag")
         if not isinstance(extra, dict):
             raise RecordError(f"the {OPTIONS_TAG} tag must hold a JSON object")
         options.update(extra)

@@ -10,7 +10,7 @@ import json
 
 from ...core import CHANCE, QipanError, RecordError
 from ...core.formats import RecordFormat
-from ...core.records import Record
+from ...core.records import Record, check_players, parse_json
 from .board import SIDE_NAMES
 
 FORMAT = "pipemania-level/1"
@@ -74,8 +74,11 @@ def to_record(data: dict) -> Record:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordError(f"not a {FORMAT} record")
     try:
-        game = load(data["game"], **data.get("options", {}))
-        players = int(data.get("players", 1))
+        options = data.get("options", {})
+        if not isinstance(options, dict) or not isinstance(data["supply"], dict):
+            raise TypeError("options and supply must be objects")
+        game = load(data["game"], **options)
+        players = check_players(data.get("players", 1))
         state = game.new(players=players, seed=data["supply"].get("seed"))
         draws = list(data["supply"].get("draws", []))
         actions = list(data["actions"])
@@ -117,10 +120,7 @@ def sniff(text: str) -> bool:
 
 
 def read(text: str) -> list[Record]:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON: {exc}") from exc
+    data = parse_json(text)
     return [to_record(d) for d in (data if isinstance(data, list) else [data])]
 
 

@@ -20,7 +20,7 @@ import re
 
 from ...core import QipanError, RecordError
 from ...core.formats import RecordFormat
-from ...core.records import Record
+from ...core.records import Record, check_players, parse_json
 
 _HEADER = re.compile(r'\[(\w+) "([^"]*)"\]')
 
@@ -103,11 +103,13 @@ def read(text: str) -> list[Record]:
                 i += 1
     if "Tantrix" not in headers:
         raise RecordError('a Tantrix turn log starts with [Tantrix "<preset>"]')
-    try:
-        players = int(headers.get("Players", "2"))
-        options = json.loads(headers.get("Options", "{}").replace("'", '"'))
-    except (ValueError, json.JSONDecodeError) as exc:
-        raise RecordError(f"bad header: {exc}") from exc
+    players = headers.get("Players", "2").strip()
+    if not players.isdigit() or len(players) > 2:
+        raise RecordError(f"bad header: Players must be a small whole number, not {players[:20]!r}")
+    players = check_players(int(players))
+    options = parse_json(headers.get("Options", "{}").replace("'", '"'), "the Options header")
+    if not isinstance(options, dict):
+        raise RecordError("bad header: Options must be a JSON object")
     setup = [tok for tok in headers.get("Start", "").split() if tok.startswith("+")]
     hands_text = headers.get("Hands")
     # Replay the start draws to learn the starter, then deal the rest of each initial hand.
@@ -118,6 +120,8 @@ def read(text: str) -> list[Record]:
             state.play(tok)
         if hands_text is not None:
             hands = [part.split()[1:] for part in hands_text.split("|")]
+            if not all(t.isdigit() and len(t) <= 3 for hand in hands for t in hand):
+                raise RecordError("[Hands] lists tile numbers: P1 3 4 8 ... | P2 ...")
             if len(hands) != players:
                 raise RecordError(f"[Hands] lists {len(hands)} hands for {players} players")
             while state.phase == "deal":
