@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qipan.server.ratings import Rating, rate_game, time_class, update
+from qipan.server.ratings import PERIODS_PER_DAY, Rating, after_inactivity, rate_game, time_class, update
 
 
 def test_glickman_worked_example():
@@ -51,3 +51,14 @@ def test_one_game_moves_both_players_opposite_ways():
 )
 def test_time_classes(clock, days, expected):
     assert time_class(clock, days) == expected
+
+
+def test_inactivity_widens_the_deviation_up_to_the_start_value():
+    player = Rating(1700, 60, 0.06)
+    assert after_inactivity(player, 0) == player
+    month = after_inactivity(player, 30)
+    assert month.rating == 1700 and month.volatility == 0.06
+    # Step 6 for t periods: phi^2 + t sigma^2 on Glicko-2's scale.
+    expected = 173.7178 * ((60 / 173.7178) ** 2 + 30 * PERIODS_PER_DAY * 0.06**2) ** 0.5
+    assert month.rd == pytest.approx(expected) and month.rd > 60
+    assert after_inactivity(player, 100_000).rd == 350

@@ -311,3 +311,35 @@ def test_a_rated_game_that_ended_unrated_is_rated_at_the_next_start(db_url):
             (rating,) = ratings_of(site, names[0])
             assert rating["rating"] == round(expected.rating, 1) and rating["games"] == 1
             assert count(site, "rating_history") == 2
+
+
+def test_a_long_break_widens_the_deviation_before_the_next_game(site):
+    game_id, tokens, names, (ann, ann_csrf), (bob, bob_csrf) = paired_game(site)
+    play(site, game_id, tokens, WIN_FOR_FIRST)
+    wait_rated(site, game_id)
+    (first,) = ratings_of(site, names[0])
+    with site.app.state.manager.storage.engine.begin() as conn:  # as if 60 days ago
+        conn.execute(sa.text("update ratings set updated = updated - 60 * 86400"))
+    seek_id = post_seek(ann, ann_csrf, clock=BLITZ, rated=True)
+    again = bob.post(f"/api/seeks/{seek_id}/accept", headers=csrf(bob_csrf)).json()["game"]
+    seats = {s["name"]: s["seat"] for s in site.get(f"/api/games/{again}").json()["seats"]}
+    tokens = {seats["ann"]: ann.get(f"/api/account/games/{again}/seats").json()["seats"][0]["token"]}
+    tokens[seats["bob"]] = bob.get(f"/api/account/games/{again}/seats").json()["seats"][0]["token"]
+    site.post(f"/api/games/{again}/resign", headers=bearer(tokens[seats[names[1]]]))
+    wait_rated(site, again)
+    from qipan.server.ratings import after_inactivity
+
+    (second,) = ratings_of(site, names[0])
+    before = after_inactivity(Rating(first["rating"], first["rd"], first["volatility"]), 60)
+    (other,) = ratings_of(site, names[1])
+    assert second["games"] == 2 and second["rating"] > first["rating"]
+    # Computed from the widened deviation (rounding of the stored figures aside).
+    loser_before = [
+        h for h in site.get(f"/api/users/{names[1]}").json()["history"] if h["game_id"] == game_id
+    ][0]
+    expected, _ = rate_game(
+        before, after_inactivity(Rating(loser_before["rating"], loser_before["rd"]), 60), 1.0
+    )
+    assert second["rating"] == pytest.approx(expected.rating, abs=0.5)
+    assert second["rd"] == pytest.approx(expected.rd, abs=0.5)
+    assert other["games"] == 2

@@ -103,6 +103,20 @@ def _new_volatility(phi: float, sigma: float, v: float, delta: float, tau: float
     return math.exp(big_a / 2.0)
 
 
+#: Rating periods per day without games, as lichess counts them: a deviation grows by
+#: Glicko-2's step 6 (phi^2 + t sigma^2) for the periods since the player's last rated game.
+PERIODS_PER_DAY = 0.21436
+
+
+def after_inactivity(player: Rating, days: float) -> Rating:
+    """The rating as it stands ``days`` after the player's last game: less certain."""
+    if days <= 0:
+        return player
+    phi, sigma = player.rd / SCALE, player.volatility
+    grown = SCALE * math.sqrt(phi * phi + days * PERIODS_PER_DAY * sigma * sigma)
+    return Rating(player.rating, min(DEFAULT_RD, grown), sigma)
+
+
 def rate_game(first: Rating, second: Rating, first_score: float) -> tuple[Rating, Rating]:
     """Both players' new ratings after one game between them (each sees the other's
     rating from before the game)."""

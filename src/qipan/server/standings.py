@@ -8,7 +8,7 @@ import time
 import sqlalchemy as sa
 
 from ..core import Outcome
-from .ratings import DEFAULT_RATING, DEFAULT_RD, Rating, rate_game
+from .ratings import DEFAULT_RATING, DEFAULT_RD, Rating, after_inactivity, rate_game
 from .sitedb import accounts, game_accounts, rating_history, ratings, site_games
 
 
@@ -82,20 +82,24 @@ class Standings:
             if set(seats) != {0, 1} or seats[0] == seats[1]:
                 return None  # not two accounts: stays unrated (marked done)
             family, time_class = terms["family"], terms["time_class"]
-            before = [self._locked_rating(conn, seats[s], family, time_class) for s in (0, 1)]
+            before = [self._locked_rating(conn, seats[s], family, time_class, now) for s in (0, 1)]
             after = rate_game(before[0], before[1], first_seat_score(outcome))
             for seat in (0, 1):
                 self._store(conn, seats[seat], family, time_class, after[seat], game_id, now)
             return {seats[s]: (before[s], after[s]) for s in (0, 1)}
 
-    def _locked_rating(self, conn, account_id: int, family: str, time_class: str) -> Rating:
-        query = sa.select(ratings.c.rating, ratings.c.rd, ratings.c.volatility).where(
+    def _locked_rating(self, conn, account_id: int, family: str, time_class: str, now: float) -> Rating:
+        """The rating going into a game: locked against a parallel game's update, its
+        deviation grown for the days since the last rated game."""
+        query = sa.select(ratings.c.rating, ratings.c.rd, ratings.c.volatility, ratings.c.updated).where(
             ratings.c.account_id == account_id, ratings.c.family == family, ratings.c.time_class == time_class
         )
         if conn.dialect.name != "sqlite":  # SQLite's one writer already serialises this
             query = query.with_for_update()
         row = conn.execute(query).first()
-        return Rating(row.rating, row.rd, row.volatility) if row else Rating()
+        if row is None:
+            return Rating()
+        return after_inactivity(Rating(row.rating, row.rd, row.volatility), (now - row.updated) / 86400)
 
     def _store(self, conn, account_id, family, time_class, new: Rating, game_id, now) -> None:
         rd = min(new.rd, DEFAULT_RD)
