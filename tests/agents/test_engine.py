@@ -145,10 +145,11 @@ def test_the_engine_agent_passes_options_seed_and_chance_moves():
 
 
 def test_a_crash_mid_search_is_a_clean_error():
-    agent = load_agent("engine", cmd=f"{PYTHON} {MISBEHAVING} three-mens-morris crash 2")
+    agent = load_agent("engine", cmd=f"{PYTHON} {MISBEHAVING} three-mens-morris crash 2", iterations=50)
     state = qipan.load("three-mens-morris").new()
     state.play(agent.choose(state))  # the first search is fine
     state.play(state.legal_moves()[0])
+    agent.iterations, agent.time = None, 30.0  # the second search runs until the process dies
     with pytest.raises(EngineError, match=r"died during the search \(exit status 3\).*segmentation fault"):
         agent.choose(state)
     assert agent.process is None
