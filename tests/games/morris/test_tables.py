@@ -273,3 +273,28 @@ def test_boards_that_can_fill_up_are_refused_and_solved_by_says_where_the_tables
     assert "morris-perfect" in qipan.load("three-mens-morris").solved_by
     assert "morris-perfect" not in qipan.load("nine-mens-morris").solved_by
     assert "morris-perfect" not in qipan.load("six-mens-morris", stones=8).solved_by
+
+
+def test_outside_the_tables_the_search_enters_them_where_they_prove_a_win(tmp_path):
+    """9MM with 3-stone tables: from 3 against 4 stones, closing a mill enters the 3-3 table;
+    where that proves a win, the agent's search (depth 2) takes such a move."""
+    game = qipan.load("nine-mens-morris")
+    agent = load_agent("morris-perfect", tables=str(tmp_path), stones=3, seed=2)
+    tables = PerfectTables(game, tmp_path, max_stones=3)
+    tables.ensure()
+    space4 = MorrisSpace(game, max_stones=4)
+    rng = random.Random(5)
+    tried = 0
+    while tried < 5:
+        state = space4.state_at((3, 4, 0, 0), rng.randrange(space4.index.size(3, 4)))
+        winning = []
+        for move in state.legal_moves():
+            child = state.copy()
+            child.play(move)
+            if child.outcome is None and tables.covers(child) and tables.value(child)[0] == "loss":
+                winning.append(move)
+        if not winning:
+            continue
+        tried += 1
+        assert not tables.covers(state)
+        assert agent.choose(state) in winning

@@ -4,8 +4,10 @@ the exhaustive solver, and ``morris-perfect``, perfect play from the retrograde 
 
 from __future__ import annotations
 
+import time as _time
+
 from ...agents.base import Agent
-from ...core.errors import QipanError
+from ...core.errors import QipanError, SearchTimeout
 from ...core.move import Move
 from .solver import DRAW, LOSS, WIN, Solution, solvable_rules, solve
 
@@ -49,9 +51,9 @@ class MorrisSolverAgent(Agent):
 class MorrisPerfectAgent(Agent):
     """Plays from the retrograde tables of the game's rule set, built on first use (the
     whole game on the 3x3 and 16-point boards; the endgames with at most ``stones`` stones a
-    side on the larger boards). Outside the tables it takes a move into them that wins,
-    else searches (alpha-beta on the game's evaluation, the agent's limits) among the moves
-    that do not enter a lost table position."""
+    side on the larger boards). Outside the tables it searches (alpha-beta, the agent's
+    ``depth`` or ``time``, depth 2 by default), scoring every position the tables hold by its
+    exact value and distance and the others by the game's evaluation."""
 
     name = "morris-perfect"
     _open: dict = {}
@@ -82,27 +84,80 @@ class MorrisPerfectAgent(Agent):
             values = tables.move_values(state)
             best = values[0].rank()
             return self.rng.choice([v.move for v in values if v.rank() == best])
-        known, unknown = [], []
-        for move in state.legal_moves():
-            child = state.copy()
-            child.play(move)
-            if child.outcome is not None and child.outcome.reward(state.to_move) == 1:
-                return move
-            (known if tables.covers(child) else unknown).append((move, child))
-        scored = [(tables.value(child), move) for move, child in known]
-        wins = [(plies, move) for (kind, plies), move in scored if kind == "loss"]
-        if wins:
-            return min(wins, key=lambda w: w[0])[1]
-        safe = [move for (kind, _), move in scored if kind == "draw"] + [m for m, _ in unknown]
-        if not safe:  # every move enters a lost position: lose as slowly as possible
-            return max(scored, key=lambda s: s[0][1])[1]
-        if len(safe) == 1:
-            return safe[0]
-        from ...agents.alphabeta import AlphaBetaAgent
+        return self._search(state, tables)
 
-        limits = {"time": self.time, "depth": self.depth or (None if self.time else 3), "seed": self.seed}
-        choice = AlphaBetaAgent(**limits).choose(state)
-        return choice if choice in safe else self.rng.choice(safe)
+    def _search(self, state, tables) -> Move:
+        """Negamax with alpha-beta over the engine's moves: a position the tables hold is
+        scored exactly (won or lost after its distance), others at the depth limit by the
+        game's evaluation, scaled far below any proven result. Iterative deepening within
+        ``time``; without limits, depth 2."""
+        deadline = self.deadline()
+        max_depth = self.depth or (64 if self.time else 2)
+        game = state.game
+
+        def ended(node, mover, ply):
+            r = node.outcome.reward(mover)
+            return PROVEN - ply if r == 1 else 0.0 if r == 0.5 else -(PROVEN - ply)
+
+        def negamax(node, depth, ply, alpha, beta):
+            if deadline is not None and _time.perf_counter() > deadline:
+                raise SearchTimeout
+            if tables.covers(node):
+                kind, plies = tables.value(node)
+                if kind == "draw":
+                    return 0.0
+                return PROVEN - ply - plies if kind == "win" else -(PROVEN - ply - plies)
+            if depth == 0:
+                return SCALE * game.evaluate(node, node.to_move)
+            value = -INF
+            mover = node.to_move
+            for move in game.order_moves(node, node.legal_moves()):
+                node.play(move)
+                try:
+                    if node.outcome is not None:
+                        score = ended(node, mover, ply + 1)
+                    else:
+                        score = -negamax(node, depth - 1, ply + 1, -beta, -alpha)
+                finally:
+                    node.undo()
+                value = max(value, score)
+                alpha = max(alpha, score)
+                if alpha >= beta:
+                    break
+            return value
+
+        root = state.copy()
+        moves = game.order_moves(root, root.legal_moves())
+        best = moves[0]
+        for depth in range(1, max_depth + 1):
+            scored = []
+            try:
+                alpha = -INF
+                for move in moves:
+                    root.play(move)
+                    try:
+                        if root.outcome is not None:
+                            score = ended(root, state.to_move, 1)
+                        else:
+                            score = -negamax(root, depth - 1, 1, -INF, -alpha)
+                    finally:
+                        root.undo()
+                    scored.append((score, move))
+                    alpha = max(alpha, score)
+            except SearchTimeout:
+                break
+            top = max(score for score, _ in scored)
+            best = self.rng.choice([m for score, m in scored if score == top])
+            moves = [m for _, m in sorted(scored, key=lambda sm: -sm[0])]  # best first next time
+            if abs(top) >= PROVEN - 256:
+                break  # a proven result: deeper search cannot change it
+        return best
+
+
+#: A proven result (win or loss, less the plies to it) outweighs any evaluation (in [-1, 1]).
+PROVEN = 10_000.0
+SCALE = 100.0
+INF = float("inf")
 
 
 def covered_by_tables(game) -> bool:
