@@ -103,7 +103,7 @@ function renderSeekOptions() {
   const spec = registry.games.find((g) => g.id === $("seek-game").value);
   const options = spec ? spec.options : [];
   $("seek-options").replaceChildren(el("legend", {}, "Options"), ...options.map(optionInput));
-  $("seek-options").hidden = options.length === 0;
+  $("seek-options-box").hidden = options.length === 0;
 }
 
 async function accept(seekId) {
