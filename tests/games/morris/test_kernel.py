@@ -281,3 +281,14 @@ def test_compiled_alphabeta_wins_a_mill_in_one():
     state = game.position("W:a7,g7,d6,f2 B:a1,g1,c3 to:W")
     result = kernel_of(game).alphabeta(state, depth=3)
     assert result.move.text.startswith("d6-d7x") and result.score == 1_000_000 - 1
+
+
+def test_a_search_that_outgrows_the_repetition_history_scores_by_the_evaluation():
+    game = qipan.load("six-mens-morris", n_move=0)
+    kernel = MorrisKernel(game.tables)
+    kernel.history = 3  # room for three positions beyond the game's own
+    state = game.position("W:a5,c5,e3,b3 B:a1,c1,d2,c4 to:W")
+    assert kernel.playouts(state, 20, seed=1)[5] > 0  # overflowed games count as unfinished
+    move, _ = kernel.mcts(state, iterations=200, seed=1)
+    assert move in state.legal_moves()
+    assert kernel.alphabeta(state, depth=6).move in state.legal_moves()

@@ -585,7 +585,7 @@ def mcts_run(pt, lines, par, root, nodes, stats, pool, meta, rng, iterations, ex
             play(pt, par, s, buf[rand_below(rng, n)])
             plies += 1
         r = s[S_RESULT]
-        if r == ONGOING:
+        if r == ONGOING or r == OVERFLOW:  # cut (or out of history room): the evaluation
             r0 = (evaluate(pt, lines, par, s, 0) + 1.0) / 2.0
             r1 = (evaluate(pt, lines, par, s, 1) + 1.0) / 2.0
         elif r == 0:
@@ -735,11 +735,11 @@ def _search(
     if counters[C_ABORT]:
         return 0.0
     r = s[S_RESULT]
-    if r != ONGOING:
-        if r == 2:
+    if r != ONGOING and r != OVERFLOW:
+        if r == DRAW:
             return 0.0
         return WIN - ply if r == player else -WIN + ply
-    if depth <= 0:
+    if depth <= 0 or r == OVERFLOW:  # out of history room: score it as a horizon
         return evaluate(pt, lines, par, s, player)
     key = position_key(s)
     mask = tt_keys.shape[0] - 1
@@ -943,8 +943,8 @@ class MorrisKernel:
 
     #: The searches this kernel runs for the generic agents (``mcts``, ``alphabeta``).
     searches = ("mcts", "alphabeta")
-    #: Room for counted positions since the last removal (the n-move rule bounds it to 100 by
-    #: default; a game that outgrows it returns to the reference rules, see ``OVERFLOW``).
+    #: Room for positions counted after the state was made (the n-move rule bounds a game to
+    #: 100 by default; a search that outgrows it scores the position by the evaluation).
     history = 4096
 
     def __init__(self, tables):
@@ -988,7 +988,7 @@ class MorrisKernel:
     # -- states ----------------------------------------------------------------------------
     def state(self, ref) -> np.ndarray:
         """The kernel state of the reference state ``ref`` (which is not changed)."""
-        s = np.zeros(HEADER + self.history, np.int64)
+        s = np.zeros(HEADER + self.history + len(ref.reps), np.int64)
         s[S_BB0], s[S_BB1] = ref.bb
         s[S_HAND0], s[S_HAND1] = ref.hand
         s[S_TO_MOVE] = -1 if ref.to_move is None else ref.to_move
@@ -1004,8 +1004,6 @@ class MorrisKernel:
             for _ in range(times)
             if (k & 0xFFFFFF).bit_count() == count0 and (k >> 24 & 0xFFFFFF).bit_count() == count1
         ]
-        if len(keys) > self.history:
-            raise ValueError("the position's repetition history outgrows the kernel")
         s[HEADER : HEADER + len(keys)] = keys
         s[S_HIST_LEN] = len(keys)
         return s
