@@ -183,4 +183,6 @@ def test_the_engine_agent_is_off_unless_a_local_front_end_allows_it():
     allow_programs(False)
     with pytest.raises(QipanError, match="local front ends"):
         load_agent("engine", cmd="qipan engine pente")
-    assert not qipan.agents.agent_spec("engine").default_ai
+    spec = qipan.agents.agent_spec("engine")
+    assert not spec.default_ai and spec.local_only
+    assert "engine" not in {a.name for a in qipan.agents.agents_for(qipan.load("pente"), 2)}

@@ -65,8 +65,10 @@ register_agent(
             Option("cmd", str, "", "the engine program's command line (qipan engine GAME, another program)"),
             Option("timeout", float, 10.0, "seconds the engine may take beyond the move's time", minimum=0.1),
         ),
-        # It starts programs: never a default bot, and off unless a local front end allows it.
+        # It starts programs: never a default bot, not offered by the server or the lobby, and
+        # off unless a local front end allows it.
         default_ai=False,
+        local_only=True,
     )
 )
 

@@ -103,6 +103,9 @@ class AgentSpec:
     #: May be picked as "the strongest agent" (``--players ai``, the site's default bot);
     #: False for agents with a costly first use (building tables) that people opt into.
     default_ai: bool = True
+    #: Starts programs on this machine (the ``engine`` agent): only local front ends use it,
+    #: so ``agents_for`` (what the lobby and the server offer) leaves it out.
+    local_only: bool = False
 
     def plays(self, game: Game, players: int | None = None) -> bool:
         return self.refusal(game, players) is None
@@ -144,6 +147,7 @@ class AgentSpec:
             "families": list(self.families) if self.families is not None else None,
             "players": list(self.players) if self.players is not None else None,
             "strength": self.strength,
+            "local_only": self.local_only,
             "options": [o.to_dict() for o in self.all_options()],
         }
 
@@ -170,8 +174,9 @@ def agent_spec(name: str) -> AgentSpec:
 
 
 def agents_for(game: Game, players: int | None = None) -> list[AgentSpec]:
-    """The agents that play ``game`` with ``players`` players."""
-    return [a for a in agent_specs() if a.plays(game, players)]
+    """The agents that play ``game`` with ``players`` players and that any front end may
+    offer (not the ``local_only`` ones)."""
+    return [a for a in agent_specs() if a.plays(game, players) and not a.local_only]
 
 
 def strongest_agent_name(game: Game, players: int | None = None) -> str:
