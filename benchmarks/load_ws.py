@@ -37,12 +37,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: str) -> tuple[subprocess.Popen, str]:
+def start_server(db: str, limits: str = "Limits.unlimited_rates()") -> tuple[subprocess.Popen, str]:
+    """The server in a subprocess; ``limits`` is a Limits expression (default: no rate
+    limits, as every client of a load test comes from 127.0.0.1)."""
     port = free_port()
-    # No rate limits: every client of this load test comes from 127.0.0.1.
     code = (
         "import qipan.server; from qipan.server.limits import Limits; "
-        f"qipan.server.run(port={port}, db={db!r}, log_level='warning', limits=Limits.unlimited_rates())"
+        f"qipan.server.run(port={port}, db={db!r}, log_level='warning', limits={limits})"
     )
     proc = subprocess.Popen([sys.executable, "-c", code])
     base = f"http://127.0.0.1:{port}"

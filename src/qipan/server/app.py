@@ -6,6 +6,7 @@ unknown game or option, text that is no move, an illegal move), 401 no or wrong 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from contextlib import asynccontextmanager
@@ -16,6 +17,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.websockets import WebSocketDisconnected
 
 from .. import agents as _agents
 from ..core import QipanError, load, specs
@@ -226,7 +228,11 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits |
                     reply = {"type": "error", "status": 429, "error": f"too many messages: wait {wait:.1f} s"}
                     reply["id"] = _message_id(raw)
                     await ws.send_text(json.dumps(reply))
+                    # Read nothing more from this socket until its bucket has a token: its
+                    # sender waits (TCP backpressure) instead of the other games.
+                    await asyncio.sleep(wait)
                     continue
+                await asyncio.sleep(0)  # messages already buffered must not starve other sockets
                 try:
                     data = parse_json(raw)
                     if not isinstance(data, dict):
@@ -264,7 +270,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits |
                 reply = await _ws_action(mgr, game_id, token, data)
                 if reply is not None:
                     await ws.send_text(json.dumps(reply))
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, WebSocketDisconnected):  # closed while we read or sent
             pass
         finally:
             mgr.unsubscribe(game_id, conn)
