@@ -41,7 +41,7 @@ def _readme_commands() -> list[str]:
 
 def _help_examples() -> list[str]:
     examples = []
-    for name, command in sorted(cli.commands.items()):
+    for name in sorted(cli.commands):
         text = CliRunner().invoke(cli, [name, "--help"]).output
         if "Examples:" in text:
             for line in text.split("Examples:", 1)[1].splitlines():

@@ -35,7 +35,9 @@ def test_migrations_create_the_schema(db_url):
     inspector = sa.inspect(storage.engine)
     assert {"games", "moves", "alembic_version"} <= set(inspector.get_table_names())
     with storage.engine.connect() as conn:
-        assert conn.execute(sa.text("select version_num from alembic_version")).scalar_one() == head_revision()
+        assert (
+            conn.execute(sa.text("select version_num from alembic_version")).scalar_one() == head_revision()
+        )
     Storage(db_url).close()  # running them again is a no-op
     storage.close()
 

@@ -41,7 +41,8 @@ class AlphaBetaAgent(Agent):
         self._deadline = self.deadline()
         self.nodes = 0
         kernel = state.game.kernel()
-        if kernel is not None and "alphabeta" in kernel.searches:  # the game's compiled twin searches the same values, faster
+        # The game's compiled twin searches the same values, faster.
+        if kernel is not None and "alphabeta" in kernel.searches:
             result = kernel.alphabeta(state, depth=self.depth, deadline=self._deadline)
             self.nodes, self.reached_depth, self.last_score = result.nodes, result.depth, result.score
             return result.move

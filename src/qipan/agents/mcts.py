@@ -52,7 +52,8 @@ class MCTSAgent(Agent):
         if len(moves) == 1:
             return moves[0]
         kernel = state.game.kernel()
-        if kernel is not None and "mcts" in kernel.searches:  # the game's compiled twin runs this search, same limits and seed
+        # The game's compiled twin runs this search, with the same limits and seed.
+        if kernel is not None and "mcts" in kernel.searches:
             move, self.last_iterations = kernel.mcts(
                 state,
                 iterations=self.iterations,
