@@ -90,3 +90,13 @@ def test_strongest_agent_for_each_game():
         game = qipan.load(spec.id)
         name = strongest_agent_name(game)
         assert agents.load(name, time=0.05) is not None
+
+
+def test_agents_load_right_after_import_qipan():
+    # A newcomer's first line: no game loaded before (it raised AttributeError once).
+    import subprocess
+    import sys
+
+    code = "import qipan; print(qipan.agents.load('mcts', time=0.1).name)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "mcts", out.stderr
