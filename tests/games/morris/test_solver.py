@@ -11,20 +11,11 @@ import qipan
 from qipan.games.morris.solver import DRAW, LOSS, WIN, first_move_values, solve, three_vs_three_counts
 
 from ...data import SHARED_DATA
+from .three_mens_forms import THREE_MENS_FORMS
 
 VALUES = json.loads((SHARED_DATA / "morris" / "three_mens_morris_values.json").read_text())["results"]
 
-CASES = {
-    "simple_4each_placement_only_no_diagonals": ("three-mens-morris", {}),
-    "simple_4each_placement_only_with_diagonals": ("three-mens-morris", {"diagonal_lines": True}),
-    "kurna_3each_diagonal_board_adjacent_moves": ("three-mens-morris-kurna", {}),
-    "square_board_no_diagonals_3each_adjacent_moves": ("three-mens-morris-kurna", {"diagonal_lines": False}),
-    "nine_holes_any_vacant_point_with_diagonal_lines": ("three-mens-morris-kurna", {"move_anywhere": True}),
-    "nine_holes_any_vacant_point_orthogonal_lines": (
-        "three-mens-morris-kurna",
-        {"move_anywhere": True, "diagonal_lines": False},
-    ),
-}
+CASES = THREE_MENS_FORMS
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

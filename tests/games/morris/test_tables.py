@@ -11,6 +11,7 @@ import random
 
 import pytest
 from tests.data import SHARED_DATA
+from tests.games.morris.three_mens_forms import THREE_MENS_FORMS
 
 import qipan
 from qipan.agents import load as load_agent
@@ -84,17 +85,7 @@ def test_six_mens_morris_no_flying_endgames_match_and_both_algorithms_agree(tmp_
             check_bellman(tables, key, index)
 
 
-THREE_CASES = {
-    "simple_4each_placement_only_no_diagonals": ("three-mens-morris", {}),
-    "simple_4each_placement_only_with_diagonals": ("three-mens-morris", {"diagonal_lines": True}),
-    "kurna_3each_diagonal_board_adjacent_moves": ("three-mens-morris-kurna", {}),
-    "square_board_no_diagonals_3each_adjacent_moves": ("three-mens-morris-kurna", {"diagonal_lines": False}),
-    "nine_holes_any_vacant_point_with_diagonal_lines": ("three-mens-morris-kurna", {"move_anywhere": True}),
-    "nine_holes_any_vacant_point_orthogonal_lines": (
-        "three-mens-morris-kurna",
-        {"move_anywhere": True, "diagonal_lines": False},
-    ),
-}
+THREE_CASES = THREE_MENS_FORMS
 
 
 @pytest.mark.parametrize("name", sorted(THREE_CASES))
