@@ -27,17 +27,8 @@ import numpy as np
 import pyspiel
 
 import qipan
+from cpu_timing import cpu_rate
 from qipan.games.morris.kernel import kernel_for
-
-
-def cpu_rate(work, seconds: float) -> float:
-    """Units of ``work()`` (it returns how many it did) per CPU second, for about ``seconds``."""
-    done, spent = 0, 0.0
-    while spent < seconds:
-        start = time.process_time()
-        done += work()
-        spent += time.process_time() - start
-    return done / spent
 
 
 class KernelPlayouts:

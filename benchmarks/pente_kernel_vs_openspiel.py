@@ -16,16 +16,8 @@ import time
 import pyspiel
 
 import qipan
+from cpu_timing import cpu_rate
 from qipan.games.pente.kernel import kernel_for
-
-
-def cpu_rate(work, seconds: float) -> float:
-    done, spent = 0, 0.0
-    while spent < seconds:
-        start = time.process_time()
-        done += work()
-        spent += time.process_time() - start
-    return done / spent
 
 
 class KernelPlayouts:

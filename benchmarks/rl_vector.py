@@ -24,21 +24,12 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import time
 
 import numpy as np
 import pyspiel
 
+from cpu_timing import cpu_rate
 from qipan.rl.vector import VectorEnv
-
-
-def cpu_rate(work, seconds: float) -> float:
-    done, spent = 0, 0.0
-    while spent < seconds:
-        start = time.process_time()
-        done += work()
-        spent += time.process_time() - start
-    return done / spent
 
 
 def openspiel_mean_length(name: str, games: int = 200) -> float:
