@@ -37,6 +37,15 @@ def njit(fn):
     return _numba.njit(cache=True, nogil=True)(fn)
 
 
+def njit_uncached(fn):
+    """``njit`` without the disk cache, for functions that call another file's kernels:
+    the cache notices changes to a function's own file only, so a cached caller could run
+    a stale callee."""
+    if not HAVE_NUMBA:
+        return fn
+    return _numba.njit(cache=False, nogil=True)(fn)
+
+
 # -- random numbers for the kernels: xorshift64*, the state in a 1-element uint64 array ------
 # Numba's disk cache notices a change of a function's own file only: after editing this
 # function, delete the kernels' ``__pycache__/*.nbi`` files (or they keep the old version).

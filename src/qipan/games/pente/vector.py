@@ -8,7 +8,7 @@ cache only notices changes to a function's own file (see ``games/morris/kernel.p
 from __future__ import annotations
 
 from ...core.errors import IllegalMove, QipanError
-from ...fast import HAVE_NUMBA, np, seed_word
+from ...fast import njit_uncached, np, seed_word
 from .kernel import (
     CHOSEN,
     HEADER,
@@ -22,15 +22,6 @@ from .kernel import (
     legal_moves,
     play,
 )
-
-
-def njit_uncached(fn):
-    """Compiled without the disk cache (see the module's docstring)."""
-    if not HAVE_NUMBA:
-        return fn
-    import numba
-
-    return numba.njit(cache=False, nogil=True)(fn)
 
 
 @njit_uncached
