@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 import sys
@@ -23,6 +22,7 @@ from ..core.errors import QipanError
 from ..core.game import CHANCE
 from ..core.outcome import Outcome
 from ..core.perft import perft
+from ..core.refs import load_ref
 from ..core.registry import commands
 from ..records import Record, now_iso, read_records, save
 from .options import parse_options
@@ -152,8 +152,7 @@ def play(game, options, players, move_time, seed, count, match_target, by_lot, s
     """
     g = qipan.load(game, **parse_options(options))
     if g.terminal:
-        module, attr = _import_ref(g.terminal)
-        getattr(module, attr)(g, players=count or g.players[0], seed=seed)
+        load_ref(g.terminal)(g, players=count or g.players[0], seed=seed)
         return
     seats = parse_players(players, g, count, move_time, seed)
     if match_target is not None:
@@ -305,23 +304,16 @@ def serve(host, port, db):
     run(host=host, port=port, db=db)
 
 
-def _import_ref(ref: str):
-    """``"module:attr"`` -> (module, attr)."""
-    module, _, attr = ref.partition(":")
-    return importlib.import_module(module), attr
-
-
 def _add_package_commands() -> None:
     """The commands the game packages register (``qipan solve blackpath``, ...)."""
     groups = {None: cli, "solve": solve}
     for command in commands():
-        module, attr = _import_ref(command.ref)
-        groups[command.group].add_command(getattr(module, attr))
+        groups[command.group].add_command(load_ref(command.ref))
 
 
 _add_package_commands()
-cli.add_command(importlib.import_module("qipan.cli.engine").engine)
-cli.add_command(importlib.import_module("qipan.cli.arena").arena)
+cli.add_command(load_ref("qipan.cli.engine:engine"))
+cli.add_command(load_ref("qipan.cli.arena:arena"))
 
 
 def main():

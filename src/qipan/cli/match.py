@@ -3,7 +3,6 @@ declares a scoring-match driver (``Game.scoring_match``)."""
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 from rich.console import Console
@@ -12,6 +11,7 @@ from rich.table import Table
 from ..agents import Agent
 from ..core.errors import QipanError
 from ..core.game import Game
+from ..core.refs import load_ref
 from .session import Session
 
 
@@ -28,8 +28,7 @@ def run_match_session(
 ):
     if game.scoring_match is None:
         raise QipanError(f"{game.title} has no scoring matches")
-    module, _, attr = game.scoring_match.partition(":")
-    Match = getattr(importlib.import_module(module), attr)
+    Match = load_ref(game.scoring_match)
 
     options = {k: v for k, v in game.options.items() if k != "first_player"}
     names = ["human" if a is None else a.describe() for a in seats]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy as _copy
-import importlib
 import random
 from collections.abc import Iterable
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 from .errors import IllegalMove, NotationError, QipanError
 from .move import Move
 from .outcome import Outcome
+from .refs import load_ref
 
 #: ``State.to_move`` at a chance node (Tantrix draws, Pipe Mania's dispenser, ...).
 CHANCE = -1
@@ -118,8 +118,7 @@ class Game:
             return None
         made = self.__dict__.get("_action_space")
         if made is None:
-            module, _, name = self.action_space.partition(":")
-            made = self.__dict__["_action_space"] = getattr(importlib.import_module(module), name)(self)
+            made = self.__dict__["_action_space"] = load_ref(self.action_space)(self)
         return made
 
     def capabilities(self) -> dict[str, Any]:
@@ -141,8 +140,7 @@ class Game:
         if ref is None:
             have = ", ".join(n for n, _ in self.pictures) or "none"
             raise QipanError(f"{self.title} has no picture {name!r} (pictures: {have})")
-        module, _, attr = ref.partition(":")
-        return getattr(importlib.import_module(module), attr)()
+        return load_ref(ref)()
 
     def describe(self) -> str:
         opts = ", ".join(f"{k}={v}" for k, v in self.options.items())

@@ -12,9 +12,8 @@ until ``init``. Chance, if a game has any, is the twin's to resolve."""
 
 from __future__ import annotations
 
-import importlib
-
 from ..core.errors import QipanError
+from ..core.refs import load_ref
 from ..core.registry import load
 
 
@@ -26,8 +25,7 @@ class VectorEnv:
         space = self.game.actions()
         if space is None or space.batched is None:
             raise QipanError(f"{self.game.title} has no batched simulation")
-        module, _, cls = space.batched.partition(":")
-        self.impl = getattr(importlib.import_module(module), cls)(self.game, batch)
+        self.impl = load_ref(space.batched)(self.game, batch)
         self.batch, self.space = batch, space
 
     def init(self, seed: int = 0) -> None:

@@ -7,9 +7,8 @@ front ends (``qipan probe``) find it here by the game's family, without knowing 
 
 from __future__ import annotations
 
-import importlib
-
 from ..core.errors import QipanError
+from ..core.refs import load_ref
 
 _PROVIDERS: dict[str, str] = {}
 
@@ -26,5 +25,4 @@ def open_tables(game, directory=None, max_stones: int | None = None):
     ref = _PROVIDERS.get(game.family)
     if ref is None:
         raise QipanError(f"there are no retrograde tables for {game.title}")
-    module, _, attr = ref.partition(":")
-    return getattr(importlib.import_module(module), attr)(game, directory, max_stones)
+    return load_ref(ref)(game, directory, max_stones)
