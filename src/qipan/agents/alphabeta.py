@@ -6,11 +6,10 @@ handles turns where the same player moves twice and chance nodes (averaged: expe
 
 from __future__ import annotations
 
-import time as _time
-
 from ..core.errors import OptionError, SearchTimeout
 from ..core.game import CHANCE, State
 from ..core.move import Move
+from . import clock
 from .base import Agent
 
 WIN = 1_000_000.0
@@ -79,7 +78,7 @@ class AlphaBetaAgent(Agent):
     def _search(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         self.nodes += 1
         # Checked at every node: a game's evaluate or order_moves may cost a millisecond.
-        if self._deadline is not None and _time.perf_counter() > self._deadline:
+        if self._deadline is not None and clock.now() > self._deadline:
             raise SearchTimeout
         me = self._me
         if state.outcome is not None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import random
-import time as _time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +16,7 @@ from ..core.errors import OptionError, QipanError
 from ..core.game import Game, State
 from ..core.move import Move
 from ..core.registry import Option
+from . import clock
 
 
 class Agent:
@@ -49,7 +49,7 @@ class Agent:
         raise NotImplementedError
 
     def deadline(self) -> float | None:
-        return _time.perf_counter() + self.time if self.time is not None else None
+        return clock.now() + self.time if self.time is not None else None
 
     def describe(self) -> str:
         limits = [f"{k}={v}" for k in ("time", "iterations", "depth") if (v := getattr(self, k)) is not None]

@@ -8,10 +8,10 @@ than ``playout_cap`` plies is scored with the game's ``evaluate``."""
 from __future__ import annotations
 
 import math
-import time as _time
 
 from ..core.game import CHANCE, State, sample_chance
 from ..core.move import Move
+from . import clock
 from .base import Agent
 
 
@@ -73,7 +73,7 @@ class MCTSAgent(Agent):
             done += 1
             if limit is not None and done >= limit:
                 break
-            if deadline is not None and _time.perf_counter() >= deadline:
+            if deadline is not None and clock.now() >= deadline:
                 break
         self.last_iterations = done
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].totals[state.to_move]))
@@ -131,7 +131,7 @@ class MCTSAgent(Agent):
             state.play_unchecked(state.random_move(rng))
             plies += 1
             # A long playout must not overrun the move's time: cut it and evaluate.
-            if deadline is not None and plies % 16 == 0 and _time.perf_counter() > deadline:
+            if deadline is not None and plies % 16 == 0 and clock.now() > deadline:
                 break
         n = state.num_players
         if state.outcome is not None:

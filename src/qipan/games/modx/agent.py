@@ -9,8 +9,7 @@ by evaluation; an all-joker pattern wins at once and is always taken."""
 
 from __future__ import annotations
 
-import time as _time
-
+from ...agents import clock
 from ...agents.base import Agent
 from ...core.move import Move
 from .board import RELOCATE, SETUP
@@ -93,7 +92,7 @@ class ModXAgent(Agent):
             self.searched += 1
             if value > best_value:
                 best, best_value = move, value
-            if best_value >= WIN / 2 or (deadline is not None and _time.perf_counter() >= deadline):
+            if best_value >= WIN / 2 or (deadline is not None and clock.now() >= deadline):
                 break
         return best
 

@@ -4,8 +4,7 @@ the exhaustive solver, and ``morris-perfect``, perfect play from the retrograde 
 
 from __future__ import annotations
 
-import time as _time
-
+from ...agents import clock
 from ...agents.base import Agent
 from ...core.errors import QipanError, SearchTimeout
 from ...core.move import Move
@@ -100,7 +99,7 @@ class MorrisPerfectAgent(Agent):
             return PROVEN - ply if r == 1 else 0.0 if r == 0.5 else -(PROVEN - ply)
 
         def negamax(node, depth, ply, alpha, beta):
-            if deadline is not None and _time.perf_counter() > deadline:
+            if deadline is not None and clock.now() > deadline:
                 raise SearchTimeout
             if tables.covers(node):
                 kind, plies = tables.value(node)

@@ -28,9 +28,9 @@ to = -1 for a bare full-board removal), the same triple as ``Tables.move(f, to, 
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import fields
 
+from ...agents import clock
 from ...fast import njit, njit_signed, np, rand_below, seed_word
 
 # -- table and parameter layout --------------------------------------------------------------
@@ -638,7 +638,7 @@ class Tree:
 
 def mcts(kernel, state, iterations=None, deadline=None, seed=0, exploration=1.4, playout_cap=400):
     """UCT from the reference ``state`` on ``kernel``: returns (the chosen Move, iterations).
-    Stops at ``iterations`` or when ``time.perf_counter()`` passes ``deadline``."""
+    Stops at ``iterations`` or when the agents' clock (``qipan.agents.clock.now``) passes ``deadline``."""
     root = kernel.state(state)
     rng = np.array([seed_word(seed)], np.uint64)
     tree = Tree(min(iterations + 2, 1 << 16) if iterations else 4096)
@@ -654,7 +654,7 @@ def mcts(kernel, state, iterations=None, deadline=None, seed=0, exploration=1.4,
         done += ran
         if ran < todo:
             tree.grow()
-        if deadline is not None and time.perf_counter() >= deadline:
+        if deadline is not None and clock.now() >= deadline:
             break
         batch = min(batch * 2, 4096) if deadline is None else batch
     if done == 0:  # a deadline already past: one iteration, so there is a move to return
@@ -901,7 +901,7 @@ class AlphaBetaResult:
 
 
 def alphabeta(kernel, state, depth=None, deadline=None, table_bits: int = 18) -> AlphaBetaResult:
-    """Iterative deepening to ``depth`` (default 64) or until ``time.perf_counter()`` passes
+    """Iterative deepening to ``depth`` (default 64) or until the agents' clock (``qipan.agents.clock.now``) passes
     ``deadline``; the move of the deepest completed iteration (score for the side to move)."""
     s = kernel.state(state)
     size = 1 << table_bits
@@ -913,10 +913,10 @@ def alphabeta(kernel, state, depth=None, deadline=None, table_bits: int = 18) ->
     counters = np.zeros(3, np.int64)
     moves = kernel.legal(s)
     result = AlphaBetaResult(kernel.move(moves[0]), 0.0, 0, 0)
-    started, spent = time.perf_counter(), 1e-6
+    started, spent = clock.now(), 1e-6
     for d in range(1, min(depth or 64, MAX_PLY - 2) + 1):
         if deadline is not None:
-            left = deadline - time.perf_counter()
+            left = deadline - clock.now()
             if left <= 0 and d > 1:
                 break
             # Nodes per second so far (a guess of 200k/s before the first iteration) x the
@@ -926,7 +926,7 @@ def alphabeta(kernel, state, depth=None, deadline=None, table_bits: int = 18) ->
         value, code, completed = alphabeta_depth(
             kernel.pt, kernel.lines, kernel.par, s, d, tt_keys, tt_ints, tt_vals, killers, history, counters
         )
-        spent = max(time.perf_counter() - started, 1e-6)
+        spent = max(clock.now() - started, 1e-6)
         result.nodes = int(counters[C_NODES])
         if not completed:
             break

@@ -20,8 +20,7 @@ Limits: ``time`` (default 1 s), ``depth`` (search plies), ``iterations`` (nodes,
 
 from __future__ import annotations
 
-import time as _time
-
+from ...agents import clock
 from ...agents.base import Agent
 from ...core.errors import OptionError, SearchTimeout
 from ...core.move import Move
@@ -78,7 +77,7 @@ class PenteAgent(Agent):
     # -- helpers -----------------------------------------------------------------------
     def _tick(self) -> None:
         self.nodes += 1
-        if self._deadline is not None and _time.perf_counter() > self._deadline:
+        if self._deadline is not None and clock.now() > self._deadline:
             raise SearchTimeout
         if self.iterations is not None and self.nodes > self.iterations:
             raise SearchTimeout
@@ -176,7 +175,7 @@ class PenteAgent(Agent):
         """Run ``task`` with ``share`` of the move's time; None if it runs out."""
         full = self._deadline
         if full is not None:
-            self._deadline = min(full, _time.perf_counter() + share * (self.time or 0))
+            self._deadline = min(full, clock.now() + share * (self.time or 0))
         try:
             return task()
         except SearchTimeout:

@@ -30,8 +30,7 @@ In the solitaire puzzles it plays a placement of a solver solution (``solitaire_
 
 from __future__ import annotations
 
-import time as _time
-
+from ...agents import clock
 from ...agents.base import Agent
 from ...core import CHANCE, Option
 from ...core.errors import SearchTimeout
@@ -122,7 +121,7 @@ class TantrixAgent(Agent):
         evaluate(work, player, self._base_cache, self.weights)
         scored = []
         for i, move in enumerate(order_moves(state, moves)):
-            if deadline is not None and i > 0 and _time.perf_counter() > deadline:
+            if deadline is not None and i > 0 and clock.now() > deadline:
                 break
             if self.iterations is not None and i >= self.iterations:
                 break
@@ -141,7 +140,7 @@ class TantrixAgent(Agent):
         if state.step == FREE:
             reply_deadline = deadline
             if play_out and deadline is not None:
-                now = _time.perf_counter()
+                now = clock.now()
                 reply_deadline = now + REPLY_SHARE * (deadline - now)
             scored = self._reply_search(work, player, scored, reply_deadline)
         if not play_out:
@@ -177,7 +176,7 @@ class TantrixAgent(Agent):
         hand = state.hands[opponent]
         worst = base
         for i, reply in enumerate(replies):
-            if deadline is not None and i % 4 == 0 and _time.perf_counter() > deadline:
+            if deadline is not None and i % 4 == 0 and clock.now() > deadline:
                 return None
             _, tile, at, rot, _ = reply.data
             state._place(tile, at, rot)  # a look at the board only: undone at once
@@ -310,7 +309,7 @@ def endgame_move(state, player: int, deadline: float | None, max_depth: int = 3,
             return best  # searched to the end of the game, or a sure result
         if deadline is None and depth >= max_depth:
             return best
-        if deadline is not None and _time.perf_counter() > deadline:
+        if deadline is not None and clock.now() > deadline:
             return best
         depth += 1
 
@@ -326,7 +325,7 @@ def _child(state, move, player: int, depth: int, alpha: float, beta: float, dead
 def _search(state, player: int, depth: int, alpha: float, beta: float, deadline, weights) -> float:
     if depth == 0 or state.outcome is not None:
         return evaluate(state, player, None, weights)
-    if deadline is not None and _time.perf_counter() > deadline:
+    if deadline is not None and clock.now() > deadline:
         raise SearchTimeout
     moves = order_moves(state, state.legal_moves())
     ours = state.colours[state.to_move] == state.colours[player]  # ourselves or a doubles partner

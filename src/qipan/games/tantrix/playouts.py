@@ -26,8 +26,8 @@ numbers): the comparison then measures the moves, not the luck."""
 from __future__ import annotations
 
 import math
-import time as _time
 
+from ...agents import clock
 from ...core import CHANCE
 from .evaluation import own_contacts
 from .notation import draw_move
@@ -100,7 +100,7 @@ def best_by_playouts(state, player: int, ranked, rng, deadline=None, budget=None
     while True:
         if budget is not None and done >= budget:
             break
-        if deadline is not None and _time.perf_counter() > deadline:
+        if deadline is not None and clock.now() > deadline:
             break
         k = done % len(candidates)
         if k == 0:  # a new round: a new draw order, the same for every candidate

@@ -4,8 +4,7 @@ chains by the search itself, and leaves scored by the threats of ``evaluation.py
 
 from __future__ import annotations
 
-import time as _time
-
+from ...agents import clock
 from ...agents.base import Agent
 from ...core.errors import SearchTimeout
 from ...core.move import Move
@@ -30,7 +29,7 @@ class TraxAgent(Agent):
 
     def _deadline(self) -> float | None:
         if self.time is None and self.depth is None and self.iterations is None:
-            return _time.perf_counter() + DEFAULT_TIME
+            return clock.now() + DEFAULT_TIME
         return self.deadline()
 
 
@@ -65,7 +64,7 @@ class Search:
         # once, and never play a move after which the opponent has a winning reply.
         safe = []
         for i, move in enumerate(moves):
-            if self.deadline is not None and _time.perf_counter() > self.deadline:
+            if self.deadline is not None and clock.now() > self.deadline:
                 safe.extend(moves[i:])  # out of time on a huge board: the rest unscanned
                 break
             verdict = self._scan(move)
@@ -200,7 +199,7 @@ class Search:
 
     def _tick(self):
         self.nodes += 1
-        if self.nodes & 63 == 0 and self.deadline is not None and _time.perf_counter() > self.deadline:
+        if self.nodes & 63 == 0 and self.deadline is not None and clock.now() > self.deadline:
             raise SearchTimeout
         if self.node_limit is not None and self.nodes > self.node_limit and self.depth_done:
             raise SearchTimeout
