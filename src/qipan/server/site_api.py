@@ -29,6 +29,7 @@ from .accounts import (
 )
 from .chat import check_room, clean_text
 from .errors import ApiError
+from .i18n import LANGUAGES, negotiate, table
 from .ratings import TIME_CLASSES
 from .seeks import lapsed, parse_seek
 from .site import Site, bots
@@ -313,6 +314,18 @@ def site_router() -> APIRouter:
     @router.get("/api/bots")
     async def list_bots() -> dict:
         return {"bots": bots()}
+
+    # -- translations ------------------------------------------------------------------
+    @router.get("/api/i18n", **doc(400))
+    async def translations(request: Request, lang: str | None = None) -> JSONResponse:
+        """Every catalogue of one language merged (web/locales/*.<lang>.json): the one asked
+        for (the page's switch), else the best for the browser's Accept-Language."""
+        if lang is None:
+            lang = negotiate(request.headers.get("accept-language"))
+        elif lang not in LANGUAGES:
+            raise ApiError(400, f"unknown language {lang!r}: one of {', '.join(LANGUAGES)}")
+        # The answer depends on the header when no lang is given: caches must key on it.
+        return JSONResponse(table(lang), headers={"Vary": "Accept-Language", "Cache-Control": "no-cache"})
 
     # -- ratings and profiles ----------------------------------------------------------
     @router.get("/api/leaderboard", **doc(400))
