@@ -66,6 +66,11 @@ PATTERNS: tuple[int, ...] = tuple(mask for _, mask in PATTERN_KINDS)
 PATTERNS_THROUGH: tuple[tuple[int, ...], ...] = tuple(
     tuple(p for p in PATTERNS if p & BIT[s]) for s in range(SQUARES)
 )
+#: For each square, the indices (into ``PATTERNS``) of the patterns that contain it: the
+#: incremental pattern counts of the rules are updated through these only.
+PATTERN_IDS_THROUGH: tuple[tuple[int, ...], ...] = tuple(
+    tuple(i for i, p in enumerate(PATTERNS) if p & BIT[s]) for s in range(SQUARES)
+)
 
 
 def completed(own: int, jokers: int) -> int:

@@ -19,6 +19,7 @@ from .board import (
     KING_AREA,
     MARKERS,
     NAMES,
+    PATTERN_IDS_THROUGH,
     PATTERNS,
     PATTERNS_THROUGH,
     PLAY,
@@ -116,6 +117,10 @@ class ModXState(State):
         self.pending = game.jokers
         self.to_move: int | None = 0
         self.outcome: Outcome | None = None
+        #: Per player, how many squares of each pattern their X pieces and the jokers cover,
+        #: and the patterns at four of five as a bitmask of pattern indices (``_pattern_counts``).
+        self._cover: list[list[int]] | None = None
+        self._fours: list[int] | None = None
 
     # -- helpers -----------------------------------------------------------------------
     def friends(self, player: int) -> tuple[int, ...]:
@@ -143,16 +148,56 @@ class ModXState(State):
         return completed_with(self.xs[player], self.jokers, s)
 
     def threats(self, player: int) -> tuple[int, dict[int, int]]:
-        """(already complete union, {open square: union it would complete}) for ``player``."""
+        """(already complete union, {open square: union it would complete}) for ``player``:
+        only the patterns the incremental counts have at four of five are looked at."""
         own = self.xs[player]
         cover = own | self.jokers
         open_ = self.open_mask()
         near: dict[int, int] = {}
-        for pat in PATTERNS:
+        fours = self._pattern_counts()[1][player]
+        while fours:  # ascending pattern index, as a scan of PATTERNS would find them
+            low = fours & -fours
+            fours ^= low
+            pat = PATTERNS[low.bit_length() - 1]
             missing = pat & ~cover
-            if missing and missing & (missing - 1) == 0 and missing & open_:
+            if missing & open_:
                 near[missing] = near.get(missing, 0) | pat
         return completed(own, self.jokers), near
+
+    # -- incremental pattern counts ------------------------------------------------------
+    # ``threats`` (and so ``legal_moves``) needs the mover's patterns with exactly one square
+    # not covered by their X pieces or a joker. Rather than scan all 168 patterns every ply,
+    # each player's cover count per pattern is updated through the patterns of the squares a
+    # move changes (about 13 a square). The counts are built on first use, so a position read
+    # from text (which sets the masks directly) is counted from what it holds.
+    def _pattern_counts(self) -> tuple[list[list[int]], list[int]]:
+        if self._cover is None:
+            jokers = self.jokers
+            self._cover = [[(pat & (x | jokers)).bit_count() for pat in PATTERNS] for x in self.xs]
+            self._fours = [sum(1 << i for i, c in enumerate(counts) if c == 4) for counts in self._cover]
+        return self._cover, self._fours
+
+    def _shift_cover(self, players, s: int, delta: int) -> None:
+        """Square ``s`` became covered (+1) or uncovered (-1) for each of ``players``."""
+        cover = self._cover
+        if cover is None:  # not built yet: built from the masks when first needed
+            return
+        ids = PATTERN_IDS_THROUGH[s]
+        all_fours = self._fours
+        for p in players:
+            counts = cover[p]
+            fours = all_fours[p]
+            for i in ids:
+                c = counts[i] + delta
+                counts[i] = c
+                if c == 4:
+                    fours |= 1 << i
+                elif c - delta == 4:
+                    fours &= ~(1 << i)
+            all_fours[p] = fours
+
+    def _shift_joker(self, s: int, delta: int) -> None:
+        self._shift_cover(range(self.num_players), s, delta)
 
     def relocation_ok(self, s: int) -> bool:
         """May the mover put a joker on the open square ``s``? Not if it completes one of their
@@ -255,6 +300,7 @@ class ModXState(State):
         player = self.to_move
         if kind == "setup":
             self.jokers |= BIT[s]
+            self._shift_joker(s, 1)
             self.pending -= 1
             if self.pending == 0:
                 self.phase = PLAY
@@ -262,6 +308,7 @@ class ModXState(State):
             return (saved, s)
         if kind == "relocate":
             self.jokers |= BIT[s]
+            self._shift_joker(s, 1)
             self.pending -= 1
             if self._all_jokers_through(s):
                 self._finish(self.friends(player), "completed a pattern of jokers only")
@@ -274,6 +321,7 @@ class ModXState(State):
 
     def _place(self, player: int, s: int):
         self.xs[player] |= BIT[s]
+        self._shift_cover((player,), s, 1)
         self.supply_x[player] -= 1
         scored = completed(self.xs[player], self.jokers)
         if not scored:
@@ -283,6 +331,11 @@ class ModXState(State):
         own = scored & self.xs[player]
         self.jokers ^= removed_jokers
         self.xs[player] ^= own
+        if self._cover is not None:
+            for sq in squares_of(removed_jokers):
+                self._shift_joker(sq, -1)
+            for sq in squares_of(own):
+                self._shift_cover((player,), sq, -1)
         self.supply_x[player] += own.bit_count()
         friends = self.friends(player)
         cover, empty = [], []
@@ -352,6 +405,7 @@ class ModXState(State):
         self.phase, self.pending, self.to_move, self.outcome = saved
         if len(token) == 2:  # a joker placed in the setup or relocated
             self.jokers &= ~BIT[s]
+            self._shift_joker(s, -1)
             return
         player = saved[2]
         removed_jokers, own, placed = token[2:]
@@ -369,6 +423,12 @@ class ModXState(State):
         self.jokers |= removed_jokers
         self.xs[player] &= ~BIT[s]
         self.supply_x[player] += 1
+        if self._cover is not None:
+            for sq in squares_of(own):
+                self._shift_cover((player,), sq, 1)
+            for sq in squares_of(removed_jokers):
+                self._shift_joker(sq, 1)
+            self._shift_cover((player,), s, -1)
 
     def key(self):
         return (tuple(self.xs), self.jokers, tuple(self.stacks), self.phase, self.pending, self.to_move)
@@ -376,6 +436,9 @@ class ModXState(State):
     def _copy_parts(self, new: ModXState) -> None:
         for name in ("xs", "stacks", "top", "topmask", "points", "supply_x", "supply_m"):
             setattr(new, name, list(getattr(self, name)))
+        if self._cover is not None:
+            new._cover = [list(counts) for counts in self._cover]
+            new._fours = list(self._fours)
 
     def text(self) -> str:
         from .render import text
