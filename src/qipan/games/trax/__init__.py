@@ -9,6 +9,7 @@ from ...agents.base import AgentSpec, register_agent
 from ...core.formats import register_format
 from ...core.registry import GameSpec, Option, register
 from .agent import TraxAgent
+from .classic import ClassicTraxAgent
 from .records import ANNOTATED_FORMAT, TRX_FORMAT, TSV_FORMAT
 from .rules import LINE_RULES, SIMULTANEOUS, VARIANTS, TraxGame, TraxState
 
@@ -59,10 +60,22 @@ register_agent(
     AgentSpec(
         "trax",
         TraxAgent,
-        "Trax alpha-beta over free tiles with forced plays and threat knowledge",
+        "Trax principal-variation search over free tiles with forced plays, a transposition "
+        "table and exact immediate wins at the horizon (threat quiescence)",
         families=("trax",),
         players=(2,),
+        strength=10,
+    )
+)
+register_agent(
+    AgentSpec(
+        "trax-classic",
+        ClassicTraxAgent,
+        "The Trax alpha-beta agent before issue 17, kept unchanged as the fixed reference",
+        families=("trax",),
+        players=(2,),
+        strength=5,
     )
 )
 
-__all__ = ["TraxAgent", "TraxGame", "TraxState"]
+__all__ = ["ClassicTraxAgent", "TraxAgent", "TraxGame", "TraxState"]
