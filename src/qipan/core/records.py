@@ -340,7 +340,11 @@ def outcome_from_dict(data: Any, players: int) -> Outcome:
         )
     ):
         raise RecordError("malformed result: scores must be finite numbers, one per player")
-    return Outcome(tuple(winners), tuple(float(x) for x in scores), _text(reason, "result reason"))
+    cells = data.get("cells", ())
+    if not isinstance(cells, list | tuple) or not all(isinstance(c, str) and len(c) <= 40 for c in cells):
+        raise RecordError("malformed result: cells must be a list of cell names")
+    reason = _text(reason, "result reason")
+    return Outcome(tuple(winners), tuple(float(x) for x in scores), reason, tuple(cells[:MAX_MOVES]))
 
 
 def parse_json(text: str, what: str = "the record") -> Any:

@@ -37,6 +37,8 @@ class BlackPathGame(Game):
     players = (2,)
     #: The memoised exhaustive search plays every position perfectly (given the time).
     solved_by = ("blackpath-solver",)
+    #: The same search gives the analysis page a position's exact value (small boards in time).
+    perfect_value = "qipan.games.blackpath.solver:probe"
 
     def __init__(
         self, rows: int = 8, cols: int = 8, variant: str = SEED, start_arm: str = "horizontal", **kw
@@ -134,11 +136,11 @@ class BlackPathState(State):
         self.tiles[cell] = tile
         self.filled += 1
         name = cell_name(cell, self.game.cols)
-        if kind == GOAL:
-            self.outcome = Outcome.win((mover,), 2, f"the path from {name} reaches the goal")
-            self.to_move = None
-        elif kind == BORDER:
-            self.outcome = Outcome.win((1 - mover,), 2, f"the path from {name} runs into the border")
+        if kind in (GOAL, BORDER):
+            # Every tile lies on the one path, so the path that decided the game is the tiles.
+            path = [cell_name(c, self.game.cols) for c, t in enumerate(self.tiles) if t != EMPTY]
+            winner, end = (mover, "reaches the goal") if kind == GOAL else (1 - mover, "runs into the border")
+            self.outcome = Outcome.win((winner,), 2, f"the path from {name} {end}", path)
             self.to_move = None
         else:
             self.end_cell, self.end_side = nxt, entry

@@ -195,6 +195,24 @@ class PenteState(State):
         need, exact = self.game.win_length, self.game.exact
         return any(n == need or (n > need and not exact) for n in self.run_lengths(player))
 
+    def line_cells(self, player: int) -> tuple[str, ...]:
+        """The point names of ``player``'s first qualifying line (what a five-win shows);
+        empty when there is none. A full scan: run once, when the game ends."""
+        need, exact = self.game.win_length, self.game.exact
+        cells, me, g = self.cells, player + 1, self.geom
+        for i in g.points:
+            if cells[i] != me:
+                continue
+            for d in g.dirs4:
+                if cells[i - d] == me:
+                    continue  # not the start of the run
+                run = [i]
+                while cells[run[-1] + d] == me:
+                    run.append(run[-1] + d)
+                if len(run) == need or (len(run) > need and not exact):
+                    return tuple(g.name[j] for j in run)
+        return ()
+
     def open_tria_lines(self, player: int) -> int:
         """How many board lines hold an open tria of ``player``: one more stone on the line
         makes an open four ``_XXXX_`` (the clarified definition)."""
@@ -398,14 +416,14 @@ class PenteState(State):
         if pending >= 0:
             self.pending = -1
             if made_line:
-                self._win(p, f"{line_word} in a row answers the double open tria")
+                self._win(p, f"{line_word} in a row answers the double open tria", self.line_cells(p))
             elif capture_win and game.capture_win_overrides:
                 self._win(p, "capture win answers the double open tria")
             else:
                 self._win(pending, "double open tria")
             return
         if made_line:
-            self._win(p, f"{line_word} in a row")
+            self._win(p, f"{line_word} in a row", self.line_cells(p))
             return
         if capture_win:
             self._win(p, f"{CAPTURE_TARGET} stones captured")
@@ -421,10 +439,10 @@ class PenteState(State):
             return
         self.to_move = (p + 1) % players
 
-    def _win(self, p: int, reason: str) -> None:
+    def _win(self, p: int, reason: str, cells: tuple[str, ...] = ()) -> None:
         partner = self.game.partner(p, self.num_players)
         winners = (p,) if partner is None else (p, partner)
-        self.outcome = Outcome.win(winners, self.num_players, reason)
+        self.outcome = Outcome.win(winners, self.num_players, reason, cells)
         self.to_move = None
 
     def _revert(self, token: Any) -> None:

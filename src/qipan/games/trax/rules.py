@@ -309,6 +309,23 @@ class Board:
 
         return self.follow(pos, side, mark)
 
+    def track_cells(self, pos: int, colour: int) -> list[int]:
+        """Every tile the ``colour`` track through ``pos`` passes, ``pos`` included."""
+        seen = [pos]
+        a, b = TRACK[self.cells[pos]][colour]
+        if self.follow(pos, a, seen.append) is not None:
+            self.follow(pos, b, seen.append)
+        return seen
+
+    def winning_track(self, placed: list[tuple[int, int]], colour: int, lines: bool) -> list[int]:
+        """The tiles of a loop or line of ``colour`` through the new tiles ``placed`` (what
+        ``wins`` found), for the outcome to name; empty if there is none."""
+        for p, _ in placed:
+            ends = self.track_ends(p, colour)
+            if ends is None or (lines and self.is_line(*ends)):
+                return self.track_cells(p, colour)
+        return []
+
     def all_wins(self, lines: bool = True) -> tuple[list[str], list[str]]:
         """``wins`` over every tile (for positions set up from text)."""
         return self.wins(sorted(self.cells.items()), lines)
@@ -530,7 +547,11 @@ class TraxState(State):
         """The win check once per turn (rules §2.3 step 3)."""
         game = self.game
         done = self.board.wins(placed, game.lines_win)
-        return outcome_of(done, mover, game.simultaneous)
+        outcome = outcome_of(done, mover, game.simultaneous)
+        if outcome is not None and outcome.winners:
+            track = self.board.winning_track(placed, outcome.winners[0], game.lines_win)
+            outcome = outcome.with_cells(self.label(p) for p in track)
+        return outcome
 
     def _limited_draw(self) -> Outcome | None:
         if len(self.board.cells) >= LIMIT * LIMIT:
