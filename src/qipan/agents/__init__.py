@@ -14,7 +14,9 @@ from .base import (
     register_agent,
     strongest_agent_name,
 )
+from .budget import Allotment, Budget, allot
 from .engine import EngineAgent
+from .levels import HIGHEST, LOWEST, LevelAgent
 from .mcts import MCTSAgent
 from .random_agent import RandomAgent
 
@@ -58,6 +60,27 @@ register_agent(
 
 register_agent(
     AgentSpec(
+        "level",
+        LevelAgent,
+        "levels 1-8 for people: 1-3 a softmax over one or two plies (plausible blunders), "
+        "4-8 the game's strongest agent with a growing share of the time (time: the full level's)",
+        options=(
+            Option(
+                "level",
+                int,
+                HIGHEST,
+                "strength, 1 (beginner) to 8 (full strength)",
+                minimum=LOWEST,
+                maximum=HIGHEST,
+            ),
+        ),
+        # Not itself "the strongest agent": level 8 is that agent.
+        default_ai=False,
+    )
+)
+
+register_agent(
+    AgentSpec(
         "engine",
         EngineAgent,
         "an external program speaking the qipan engine protocol (cmd=...)",
@@ -76,10 +99,14 @@ __all__ = [
     "LIMIT_OPTIONS",
     "Agent",
     "AgentSpec",
+    "Allotment",
     "AlphaBetaAgent",
+    "Budget",
+    "LevelAgent",
     "MCTSAgent",
     "RandomAgent",
     "agent_spec",
+    "allot",
     "agent_specs",
     "agents_for",
     "load",

@@ -2,7 +2,11 @@
 ``state.key()``, the game's ``evaluate`` and ``order_moves``.
 
 Values are from the root player's point of view (max when they move, min otherwise), which
-handles turns where the same player moves twice and chance nodes (averaged: expectimax)."""
+handles turns where the same player moves twice and chance nodes (averaged: expectimax).
+
+With a clock budget (``choose(state, budget)``) it stops deepening near the budget's target
+and goes on towards the hard limit only while the position looks critical: the best move
+changed at the last iteration or its score fell (time management as chess engines do it)."""
 
 from __future__ import annotations
 
@@ -17,8 +21,18 @@ INF = float("inf")
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
+#: Extra targets granted for an iteration whose best move changed or whose score fell.
+UNSTABLE_EXTENSION = 1.0
+#: An iteration costs about this many times the previous one: do not start one that the
+#: time left cannot pay for.
+GROWTH = 2.0
+#: A score drop (in evaluation units, [-1, 1]) that counts as the position turning bad.
+SCORE_DROP = 0.1
+
+
 class AlphaBetaAgent(Agent):
     name = "alphabeta"
+    manages_time = True
 
     def __init__(self, time=None, iterations=None, depth=None, seed=None, table_size: int = 1_000_000):
         super().__init__(time=time, iterations=iterations, depth=depth, seed=seed)
@@ -42,23 +56,34 @@ class AlphaBetaAgent(Agent):
         kernel = state.game.kernel()
         # The game's compiled twin searches the same values, faster.
         if kernel is not None and "alphabeta" in kernel.searches:
-            result = kernel.alphabeta(state, depth=self.depth, deadline=self._deadline)
+            # The compiled search deepens within one deadline: give it the target.
+            deadline = self._deadline if self.soft_time is None else clock.now() + self.soft_time
+            result = kernel.alphabeta(state, depth=self.depth, deadline=deadline)
             self.nodes, self.reached_depth, self.last_score = result.nodes, result.depth, result.score
             return result.move
         if len(self.table) > self.table_size:
             self.table.clear()
         work = state.copy()
         best = moves[0]
+        started, spent = clock.now(), 0.0
+        extensions = 0.0
         for depth in range(1, (self.depth or 64) + 1):
             try:
                 score, move = self._root(work, depth, moves)
             except SearchTimeout:
                 break
+            if depth > 1 and (move != best or score < self.last_score - SCORE_DROP):
+                extensions += UNSTABLE_EXTENSION  # critical: worth more of the clock
             best, self.reached_depth, self.last_score = move, depth, score
             moves.remove(move)
             moves.insert(0, move)  # principal move first at the next depth
             if abs(score) >= WIN - 1000:
                 break
+            if self.soft_time is not None:
+                previous, spent = spent, clock.now() - started
+                allowed = self.soft_time * (1.0 + extensions)
+                if spent + GROWTH * max(spent - previous, 0.0) > allowed:
+                    break
         return best
 
     def _root(self, state: State, depth: int, moves: list[Move]) -> tuple[float, Move]:

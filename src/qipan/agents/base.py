@@ -2,7 +2,8 @@
 
 ``agent.choose(state) -> Move`` for a state whose ``to_move`` is a player (drivers resolve
 chance nodes). Limits: ``time`` (seconds per move), ``iterations`` and ``depth``; an agent
-stops by the first one it reaches. ``seed`` makes it reproducible."""
+stops by the first one it reaches. ``seed`` makes it reproducible. ``choose(state, budget)``
+with a clock :class:`~qipan.agents.budget.Budget` spends a share of it (``budget.allot``)."""
 
 from __future__ import annotations
 
@@ -17,10 +18,14 @@ from ..core.game import Game, State
 from ..core.move import Move
 from ..core.registry import Option
 from . import clock
+from .budget import Budget, allot
 
 
 class Agent:
     name = "agent"
+    #: The agent stops near ``soft_time`` and may go on to ``time`` where the position is
+    #: critical (its search says when); others are given the target time alone.
+    manages_time = False
 
     def __init__(
         self,
@@ -37,13 +42,28 @@ class Agent:
         self.depth = depth
         self.seed = seed
         self.rng = random.Random(seed)
+        #: The time to aim for on this move, when a clock budget set one (see ``time``).
+        self.soft_time: float | None = None
 
-    def choose(self, state: State) -> Move:
+    def choose(self, state: State, budget: Budget | None = None) -> Move:
+        """The agent's move; with a clock ``budget`` it takes the share the budget allots
+        (never more than its own ``time`` limit, when it has one)."""
         if state.outcome is not None:
             raise QipanError("the game is over: there is no move to choose")
         if state.is_chance:
             raise QipanError("a chance node is resolved by the driver, not by an agent")
-        return self.select(state)
+        if budget is None:
+            return self.select(state)
+        share = allot(budget, len(state.legal_moves()))
+        own = self.time
+        target = share.target if own is None else min(share.target, own)
+        limit = share.limit if own is None else min(share.limit, max(own, target))
+        # Agents read their limit from ``time`` (and ``deadline()``): set it for this move.
+        self.time, self.soft_time = (limit, target) if self.manages_time else (target, None)
+        try:
+            return self.select(state)
+        finally:
+            self.time, self.soft_time = own, None
 
     def select(self, state: State) -> Move:
         raise NotImplementedError

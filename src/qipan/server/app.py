@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnected
 
 from .. import agents as _agents
+from ..agents.levels import describe_levels
 from ..core import QipanError, load, specs
 from ..fast import warm_up
 from .errors import ApiError
@@ -85,6 +86,8 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits |
             entry = game_spec.to_dict()
             # The agents that play it (each agent's own "players" narrows by player count).
             entry["agents"] = [a.name for a in _agents.agents_for(load(game_spec.id))]
+            # "Play the computer": levels 1-8 (the level agent), with their measured ratings.
+            entry["levels"] = describe_levels(game_spec.id)
             games.append(entry)
         featured = next((g["id"] for g in games if g["featured"]), games[0]["id"] if games else None)
         return {

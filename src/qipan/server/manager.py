@@ -26,7 +26,7 @@ from . import updates
 from .clock import Clock, ClockError
 from .errors import ApiError
 from .inputs import scrub
-from .session import Session, bot_limits, new_game_id, new_token
+from .session import Session, bot_limits, bot_name, bot_request, new_game_id, new_token
 from .storage import StaleMove, Storage, StoredGame
 
 log = logging.getLogger("qipan.server")
@@ -302,20 +302,26 @@ class Manager:
                     seat["invite"] = new_token()
                 seats.append(seat)
             elif kind == "bot":
-                agent = s.get("agent", "random")
+                agent, raw_limits = bot_request(s)
                 if agent not in known:
                     raise ApiError(400, f"unknown agent {agent!r}; known agents: {', '.join(sorted(known))}")
                 why = known[agent].refusal(game, players)
                 if why is not None:
                     able = ", ".join(a.name for a in _agents.agents_for(game, players))
                     raise ApiError(400, f"{why}; agents that do: {able}")
-                limits = bot_limits(known[agent], s.get("limits"))
+                limits = bot_limits(known[agent], raw_limits)
                 try:
                     _agents.load(agent, **limits)
                 except (OptionError, QipanError) as exc:
                     raise ApiError(400, str(exc)) from exc
                 seats.append(
-                    {"kind": "bot", "name": name or agent, "agent": agent, "limits": limits, "joined": True}
+                    {
+                        "kind": "bot",
+                        "name": name or bot_name(agent, limits),
+                        "agent": agent,
+                        "limits": limits,
+                        "joined": True,
+                    }
                 )
             else:
                 raise ApiError(400, f"seat {i + 1}: kind must be 'human' or 'bot', not {kind!r}")
@@ -615,7 +621,8 @@ class Manager:
         loop = asyncio.get_running_loop()
         try:
             agent = session.agent(seat)
-            move = await loop.run_in_executor(self.pool, agent.choose, state)
+            # With a clock the bot spends a share of its remaining time (agents/budget.py).
+            move = await loop.run_in_executor(self.pool, agent.choose, state, session.bot_budget(seat))
             text = move.text
         except asyncio.CancelledError:
             raise

@@ -12,7 +12,7 @@ from datetime import UTC
 from typing import Any
 
 from .. import agents as _agents
-from ..agents import AgentSpec
+from ..agents import AgentSpec, Budget
 from ..core import CHANCE, Game, OptionError, Outcome, QipanError, State, load, resolve_chance
 from ..records import Record
 from .clock import Clock
@@ -33,6 +33,24 @@ def new_token() -> str:
 
 def new_game_id() -> str:
     return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
+def bot_request(seat: dict) -> tuple[str, Any]:
+    """The agent and raw parameters a bot seat asks for: ``{"agent": "mcts", "limits":
+    {...}}``, or a level of play ``{"level": 3}`` (the ``level`` agent, limits optional)."""
+    if "level" not in seat:
+        return seat.get("agent", "random"), seat.get("limits")
+    limits = seat.get("limits")
+    if limits is not None and not isinstance(limits, dict):
+        raise ApiError(400, 'bot limits must be an object such as {"time": 1.0}')
+    if seat.get("agent", "level") != "level":
+        raise ApiError(400, "a bot seat names a level or an agent, not both")
+    return "level", {**(limits or {}), "level": seat["level"]}
+
+
+def bot_name(agent: str, limits: dict) -> str:
+    """A bot's default name: its agent, or "level 3" for a level."""
+    return f"level {limits['level']}" if agent == "level" and "level" in limits else agent
 
 
 def bot_limits(spec: AgentSpec, limits: Any) -> dict:
@@ -149,6 +167,16 @@ class Session:
     def name(self, seat: int) -> str:
         s = self.seats[seat]
         return s.get("name") or (s.get("agent") if s["kind"] == "bot" else None) or f"player {seat + 1}"
+
+    def bot_budget(self, seat: int) -> Budget | None:
+        """The bot's clock as its agent sees it, None without a clock. A per-move clock
+        (correspondence included) is capped at the bots' longest think."""
+        if self.clock is None:
+            return None
+        left = max(0.0, self.clock.left(seat, time.time()))
+        if self.clock.mode == "move":
+            return Budget.per_move(min(left, MAX_BOT_SECONDS))
+        return Budget(left, self.clock.increment)
 
     def agent(self, seat: int):
         if seat not in self.agents:

@@ -1,0 +1,267 @@
+"""Levels 1–8 for people, in every game: from a beginner who blunders plausibly to the game's
+strongest agent at full strength (``qipan play --level 3``, the lobby's "play the computer").
+
+- Levels 1–3 look one or two plies ahead and choose by a softmax over the values of the legal
+  moves (the game's ``evaluate`` where it has one, else a few short random playouts), so a
+  beginner's mistakes are moves that look reasonable, not uniformly random ones: a win in one
+  is nearly always seen, a subtle threat nearly never at level 1.
+- Levels 4–8 are the strongest agent the game has (``strongest_agent_name``) with a shorter
+  budget (a share of the full level's time), and at 4–6 an occasional softmax move instead of
+  the search's (a lapse).
+
+``time`` is the full level's seconds per move (level 8 takes all of it); with a clock budget
+(``choose(state, budget)``) the budget's share replaces it. The measured ladder (Elo of each
+level, ``benchmarks/levels_ladder.py``) is data in ``levels_ladder.json``, read by the site."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from ..core.errors import OptionError
+from ..core.game import CHANCE, State
+from ..core.move import Move
+from . import clock
+from .base import Agent, load, strongest_agent_name
+
+LOWEST, HIGHEST = 1, 8
+#: Seconds per move of the full level when neither a time nor a clock is given.
+DEFAULT_TIME = 1.0
+#: Value of a finished game beyond any evaluation ([-1, 1]): a win 2, a loss -2.
+WIN_VALUE = 2.0
+#: A person considers the moves the game's knowledge puts first, not all 361 points.
+CANDIDATES = 48
+#: Replies looked at per candidate at horizon 2, and candidates looked at that deep.
+REPLIES = 12
+DEEP_CANDIDATES = 10
+#: Playouts per move and their length where a game has no evaluation.
+PLAYOUTS = 4
+PLAYOUT_PLIES = 40
+
+
+@dataclass(frozen=True)
+class Level:
+    number: int
+    #: What a person sees in the lobby and in ``qipan agents``.
+    title: str
+    #: Plies looked ahead by the softmax (0: the strongest agent searches instead).
+    horizon: int
+    #: Softmax temperature over the moves' values in standard deviations (higher: wilder).
+    temperature: float
+    #: Share of the full level's time the search gets (levels 4–8).
+    time_share: float
+    #: Chance that a move is a softmax choice (horizon 1) instead of the search's.
+    lapse: float = 0.0
+
+
+LEVELS = (
+    Level(1, "beginner", 1, 1.0, 0.0),
+    Level(2, "novice", 1, 0.5, 0.0),
+    Level(3, "casual", 2, 0.3, 0.0),
+    Level(4, "club", 0, 0.3, 1 / 50, lapse=0.25),
+    Level(5, "strong club", 0, 0.3, 1 / 16, lapse=0.1),
+    Level(6, "expert", 0, 0.3, 1 / 6, lapse=0.03),
+    Level(7, "master", 0, 0.0, 1 / 2.5),
+    Level(8, "full strength", 0, 0.0, 1.0),
+)
+
+
+def level_of(number: int) -> Level:
+    if not (isinstance(number, int) and LOWEST <= number <= HIGHEST):
+        raise OptionError(f"levels go from {LOWEST} to {HIGHEST}, not {number!r}")
+    return LEVELS[number - 1]
+
+
+class LevelAgent(Agent):
+    """Plays ``level`` (1–8) of whatever game it is given."""
+
+    name = "level"
+    manages_time = True  # passes a budget's target and limit on to the search
+
+    def __init__(self, level: int = HIGHEST, time=None, iterations=None, depth=None, seed=None):
+        if iterations is not None or depth is not None:
+            raise OptionError(
+                "a level sets its own horizon and budget: give it time (the full level's seconds "
+                "per move) or nothing, not iterations or depth"
+            )
+        # The full level's time is also a cap: a long clock never makes a level think longer.
+        super().__init__(time=DEFAULT_TIME if time is None else time, seed=seed)
+        self.level = level_of(level)
+        self._inner: Agent | None = None
+        self._inner_for: tuple | None = None
+        self.last_method = ""
+
+    def describe(self) -> str:
+        return f"level {self.level.number} ({self.level.title})"
+
+    def select(self, state: State) -> Move:
+        full, lvl = self.time, self.level
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            self.last_method = "forced"
+            return moves[0]
+        if lvl.horizon:
+            self.last_method = f"softmax horizon {lvl.horizon}"
+            return softmax_move(state, lvl.horizon, lvl.temperature, self.rng, clock.now() + full)
+        if lvl.lapse and self.rng.random() < lvl.lapse:
+            self.last_method = "lapse"
+            return softmax_move(state, 1, lvl.temperature, self.rng, clock.now() + full * lvl.time_share)
+        self.last_method = "search"
+        inner = self._agent_for(state)
+        inner.time = full * lvl.time_share
+        # A budget's target (soft_time) shrinks with the level too; the search may extend it.
+        inner.soft_time = None if self.soft_time is None else self.soft_time * lvl.time_share
+        try:
+            return inner.select(state) if inner.manages_time else inner.choose(state)
+        finally:
+            inner.soft_time = None
+
+    def _agent_for(self, state: State) -> Agent:
+        """The strongest agent for this game (made once per game and player count, so its
+        tables and caches carry over from move to move)."""
+        key = (id(state.game), state.num_players)
+        if self._inner is None or self._inner_for != key:
+            name = strongest_agent_name(state.game, state.num_players)
+            seed = None if self.seed is None else self.seed * 7 + 1
+            self._inner = load(name, game=state.game, players=state.num_players, time=1.0, seed=seed)
+            self._inner_for = key
+        return self._inner
+
+
+# -- the softmax beginner -------------------------------------------------------------------
+def softmax_move(state: State, horizon: int, temperature: float, rng, deadline: float | None) -> Move:
+    """A move drawn with probability ∝ exp(z / temperature), z = the move's value in standard
+    deviations of the values of the moves considered (so the temperature means the same in
+    every game, whatever the scale of its evaluation)."""
+    scored = score_moves(state, horizon, rng, deadline)
+    values = [v for v, _ in scored]
+    best = max(values)
+    mean = sum(values) / len(values)
+    spread = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+    if spread < 1e-12:
+        return rng.choice(scored)[1]
+    weights = [math.exp((v - best) / (spread * temperature)) for v in values]
+    return rng.choices([m for _, m in scored], weights=weights)[0]
+
+
+def score_moves(state: State, horizon: int, rng, deadline: float | None) -> list[tuple[float, Move]]:
+    """(value for the player to move, move) for the candidate moves, 1 or 2 plies deep. At
+    least one move is scored whatever the deadline; unscored moves are left out."""
+    game, me = state.game, state.to_move
+    moves = list(state.legal_moves())
+    rng.shuffle(moves)  # equal moves in no fixed order; the cut below keeps the game's order
+    if len(moves) > CANDIDATES:
+        moves = game.order_moves(state, moves)[:CANDIDATES]
+    work = state.copy()
+    scored: list[tuple[float, Move]] = []
+    for move in moves:
+        if scored and deadline is not None and clock.now() > deadline:
+            break
+        work.play_unchecked(move)
+        try:
+            scored.append((leaf_value(work, me, rng), move))
+        finally:
+            work.undo()
+    if horizon >= 2:
+        scored.sort(key=lambda vm: -vm[0])
+        for k, (_, move) in enumerate(scored[:DEEP_CANDIDATES]):
+            if deadline is not None and clock.now() > deadline:
+                break
+            work.play_unchecked(move)
+            try:
+                value = reply_value(work, me, rng, deadline)
+            finally:
+                work.undo()
+            if value is not None:
+                scored[k] = (value, move)
+    return scored
+
+
+def leaf_value(state: State, me: int, rng) -> float:
+    """The value of ``state`` for ``me``: its result if it is over, else the evaluation (or
+    the mean of short random playouts, for games without one)."""
+    if state.outcome is not None:
+        return result_value(state, me)
+    if state.game.has_evaluation:
+        return state.game.evaluate(state, me)
+    return playout_value(state, me, rng)
+
+
+def result_value(state: State, me: int) -> float:
+    return WIN_VALUE * (2.0 * state.outcome.reward(me) - 1.0)
+
+
+def playout_value(state: State, me: int, rng) -> float:
+    total = 0.0
+    for _ in range(PLAYOUTS):
+        plies = 0
+        while state.outcome is None and plies < PLAYOUT_PLIES:
+            state.play_unchecked(state.random_move(rng))
+            plies += 1
+        total += result_value(state, me) / WIN_VALUE if state.outcome is not None else 0.0
+        for _ in range(plies):
+            state.undo()
+    return total / PLAYOUTS
+
+
+def reply_value(state: State, me: int, rng, deadline: float | None) -> float | None:
+    """``me``'s value after the reply the next player likes best for themselves (among the
+    replies the game orders first); None when ``me`` moves again or chance comes next (then
+    the one-ply value stands) or the deadline passed."""
+    mover = state.to_move
+    if state.outcome is not None:
+        return result_value(state, me)
+    if mover in (me, CHANCE, None):
+        return None
+    replies = state.game.order_moves(state, list(state.legal_moves()))[:REPLIES]
+    best_for_mover, value = -math.inf, None
+    for reply in replies:
+        if deadline is not None and clock.now() > deadline:
+            return None
+        state.play_unchecked(reply)
+        try:
+            theirs = leaf_value(state, mover, rng)
+            if theirs > best_for_mover:
+                best_for_mover, value = theirs, leaf_value(state, me, rng)
+        finally:
+            state.undo()
+    return value
+
+
+# -- the ladder: each level's measured Elo, as data -----------------------------------------
+@cache
+def ladder() -> dict:
+    """The measured ladder (``levels_ladder.json``, written by benchmarks/levels_ladder.py)."""
+    text = resources.files(__package__).joinpath("levels_ladder.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def measured_rating(preset: str, number: int) -> float | None:
+    """Level ``number``'s rating on ``preset`` from the ladder measurement, or None."""
+    entry = ladder().get("games", {}).get(preset)
+    if entry is None:
+        return None
+    value = entry.get("ratings", {}).get(str(number))
+    return None if value is None else float(value)
+
+
+def describe_levels(preset: str | None = None) -> list[dict]:
+    """The levels as the lobby and ``/api/specs`` show them, with the measured ratings of
+    ``preset`` where the ladder has them."""
+    out = []
+    for lvl in LEVELS:
+        rating = measured_rating(preset, lvl.number) if preset else None
+        out.append(
+            {
+                "level": lvl.number,
+                "title": lvl.title,
+                "agent": "level",
+                "limits": {"level": lvl.number},
+                "rating": rating,
+                "measured": rating is not None,
+            }
+        )
+    return out
