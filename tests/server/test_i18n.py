@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -43,16 +44,28 @@ def test_translations_use_the_same_placeholders(area):
             assert set(PLACEHOLDER.findall(other[key])) == set(PLACEHOLDER.findall(text)), (lang, key)
 
 
-def test_chinese_messages_are_chinese():
-    """A zh-TW message copied from English by mistake: every one with letters in it must
-    hold at least one CJK character, unless it is a name or notation kept as it is."""
+def shipped_games():
+    """The registry's games that qipan ships (not the server tests' toy games)."""
+    import qipan.games
+    from qipan.core import specs
+
+    packages = {p.name for p in Path(qipan.games.__file__).parent.iterdir() if (p / "__init__.py").exists()}
+    return [g for g in specs() if g.family in packages]
+
+
+#: Names the Chinese text keeps as they are: the Pente seed (002) calls the game PENTE.
+KEPT_AS_IS = {"family.pente", "preset.pente"}
+
+
+def test_chinese_messages_are_not_english_copies():
+    """A zh-TW message copied from English by mistake: one with an English word in it that
+    reads exactly as the English message, unless it is a name kept as it is."""
     zh = i18n.own_messages("zh-TW")
     en = i18n.own_messages("en")
-    copied = [
+    copied = {
         k for k, v in zh.items() if v == en.get(k) and re.search(r"[A-Za-z]{4,}", PLACEHOLDER.sub("", v))
-    ]
-    allowed = {k for k in copied if k.startswith(("brand", "notation."))}
-    assert sorted(set(copied) - allowed) == []
+    }
+    assert sorted(copied - KEPT_AS_IS) == []
 
 
 def test_no_two_catalogues_define_a_key_differently(tmp_path, monkeypatch):
@@ -111,3 +124,45 @@ def test_error_templates_are_the_english_error_keys_most_literal_first():
     assert {t["key"] for t in templates} == {k for k in english if k.startswith("error.")}
     literal = [len(PLACEHOLDER.sub("", t["template"])) for t in templates]
     assert literal == sorted(literal, reverse=True)
+
+
+def test_every_game_preset_family_and_option_has_its_words_in_both_languages():
+    """The registry's titles, descriptions and option labels reach the lobby through the
+    "registry" catalogues: a new game or option without them fails here."""
+    for lang in i18n.LANGUAGES:
+        table = i18n.own_messages(lang)
+        wanted = set()
+        for game in shipped_games():
+            wanted |= {f"family.{game.family}", f"preset.{game.id}", f"preset.{game.id}.description"}
+            for option in game.to_dict()["options"]:
+                wanted |= {
+                    f"option.{game.family}.{option['name']}",
+                    f"option.{game.family}.{option['name']}.help",
+                }
+        assert sorted(wanted - set(table)) == [], lang
+
+
+#: The seeds' names (shared/seeds/): the zh-TW catalogue must call the games so.
+SEED_NAMES = {
+    "preset.nine-mens-morris": "九子棋",
+    "preset.twelve-mens-morris": "十二子棋",
+    "preset.six-mens-morris": "六子棋",
+    "preset.zhiqi": "直棋",
+    "preset.trax": "紐西蘭圍棋",
+    "preset.tantrix": "探索遊戲",
+    "preset.blackpath": "挖地道遊戲",
+    "preset.pipemania": "接水管",
+    "preset.modx": "十字連環棋",
+    "family.morris": "莫里斯棋",
+}
+
+
+def test_game_names_are_the_seeds_names():
+    zh = i18n.own_messages("zh-TW")
+    for key, name in SEED_NAMES.items():
+        assert zh[key] == name
+    # Variants carry the family's name (三子棋 for both Three Men's Morris forms).
+    for key in ("preset.trax-8x8", "preset.trax-loop"):
+        assert "紐西蘭圍棋" in zh[key]
+    for key in ("preset.three-mens-morris", "preset.three-mens-morris-kurna"):
+        assert "三子棋" in zh[key]

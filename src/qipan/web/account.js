@@ -1,6 +1,7 @@
 // The signed-in account on every page: the header (log in / your name, "your turn" count,
 // log out), requests that carry the session's CSRF token, and the seats an account owns.
 import { el, mySeats, rememberSeat } from "./api.js";
+import { languageSwitch, t } from "./i18n.js";
 
 let me = null;          // {account, csrf, your_turn} once loaded
 let loading = null;
@@ -52,29 +53,36 @@ async function linkGuestSeats() {
   }
 }
 
+// The header's language switch: one element, kept when the account links are redrawn.
+let switcher = null;
+
 function renderHeader(data) {
   const bar = document.querySelector("header.bar");
   if (!bar) return;
   let nav = document.getElementById("account-nav");
   if (!nav) { nav = el("nav", { id: "account-nav", class: "account-nav" }); bar.append(nav); }
+  switcher ||= languageSwitch();
   if (!data.account) {
-    nav.replaceChildren(el("a", { href: "/account", id: "login-link" }, "Log in / Sign up"));
+    nav.replaceChildren(el("a", { href: "/account", id: "login-link" }, t("account.login_signup")), switcher);
     return;
   }
   const turns = data.your_turn || [];
   nav.replaceChildren(...[
-    turns.length ? el("a", { href: `/g/${turns[0]}`, id: "your-turn", class: "badge", title: "games where it is your move" },
-      `your turn: ${turns.length}`) : null,
+    turns.length ? el("a", { href: `/g/${turns[0]}`, id: "your-turn", class: "badge", title: t("account.your_turn_help") },
+      t("account.your_turn_count", { n: turns.length })) : null,
     el("a", { href: `/u/${encodeURIComponent(data.account.username)}`, id: "me-link" }, data.account.username),
-    el("a", { href: "/account" }, "account"),
-    el("button", { type: "button", id: "logout", class: "link", onclick: logout }, "log out")].filter(Boolean));
+    el("a", { href: "/account" }, t("account.account")),
+    el("button", { type: "button", id: "logout", class: "link", onclick: logout }, t("account.logout")), switcher].filter(Boolean));
 }
 
-// "won", "lost", "draw" or the state of a game, for the account holding ``g.my_seats``.
+// "won", "lost", "draw" or the state of a game (in the page's language), for the account
+// holding ``g.my_seats``.
 export function resultFor(g) {
-  if (g.status !== "over" || !g.result) return g.your_turn ? "your turn" : g.status === "active" ? "playing" : g.status;
-  if (!g.result.winners.length || g.result.winners.length === g.players) return "draw";
-  return g.my_seats.some((s) => g.result.winners.includes(s)) ? "won" : "lost";
+  if (g.status !== "over" || !g.result) {
+    return g.your_turn ? t("lobby.your_turn") : g.status === "active" ? t("account.playing") : t(`status.${g.status}`);
+  }
+  if (!g.result.winners.length || g.result.winners.length === g.players) return t("account.draw");
+  return g.my_seats.some((s) => g.result.winners.includes(s)) ? t("account.won") : t("account.lost");
 }
 
 export async function logout() {

@@ -1,41 +1,55 @@
 // The lobby: a new-game form generated from the registry, and lists of games.
 import { api, el, mySeats, myName, rememberSeat, setMyName } from "./api.js";
+import { familyName, gameName, has, t, translateError } from "./i18n.js";
 
 let registry = { games: [], agents: [] };
 const $ = (id) => document.getElementById(id);
 
+/** A preset's description in the page's language, else the registry's. */
+export function describe(spec) {
+  const key = `preset.${spec.id}.description`;
+  return has(key) ? t(key) : spec.description || "";
+}
+
 function gameSpec() { return registry.games.find((g) => g.id === $("game-select").value); }
 
-export function optionInput(opt) {
+// An option's label and help in the page's language (registry.<lang>.json), else the registry's.
+function optionText(family, opt) {
+  const key = `option.${family}.${opt.name}`;
+  return { label: has(key) ? t(key) : opt.name, help: has(`${key}.help`) ? t(`${key}.help`) : opt.help || "" };
+}
+
+export function optionInput(opt, family) {
   const name = `opt_${opt.name}`;
-  const title = opt.help || opt.name;
+  const { label, help } = optionText(family, opt);
+  const title = help || label;
   if (opt.type === "bool") {
-    return el("label", { class: "check", title }, el("input", { type: "checkbox", name, checked: !!opt.default }), ` ${opt.name}`);
+    return el("label", { class: "check", title }, el("input", { type: "checkbox", name, checked: !!opt.default }), ` ${label}`);
   }
   let input;
   if (opt.choices) {
     input = el("select", { name }, opt.choices.map((c) => el("option", { value: c, selected: c === opt.default }, String(c))));
-    if (opt.allow_none) input.append(el("option", { value: "none", selected: opt.default === null }, "none"));
+    if (opt.allow_none) input.append(el("option", { value: "none", selected: opt.default === null }, t("lobby.none")));
   } else if ((opt.type === "int" || opt.type === "float") && !opt.allow_none) {
     input = el("input", { type: "number", name, value: opt.default ?? "", min: opt.minimum ?? undefined,
       max: opt.maximum ?? undefined, step: opt.type === "int" ? 1 : "any" });
   } else {
     input = el("input", { name, value: opt.default === null ? "none" : opt.default ?? "" });
   }
-  return el("label", { title }, `${opt.name} `, input, opt.help ? el("small", { class: "help" }, opt.help) : null);
+  return el("label", { title }, `${label} `, input, help ? el("small", { class: "help" }, help) : null);
 }
 
 function seatRow(i, players) {
   const select = el("select", { name: `seat_${i}`, "data-seat": i },
-    el("option", { value: "me", selected: i === 0 }, "me"),
-    el("option", { value: "invite", selected: i !== 0 }, "a friend (invite link)"),
+    el("option", { value: "me", selected: i === 0 }, t("lobby.seat_me")),
+    el("option", { value: "invite", selected: i !== 0 }, t("lobby.seat_invite")),
     // Only the agents that declare they play this game with this many players.
     registry.agents.filter((a) => gameSpec().agents.includes(a.name) && (!a.players || a.players.includes(players)))
-      .map((a) => el("option", { value: `bot:${a.name}`, title: a.description }, `bot: ${a.name}`)));
+      .map((a) => el("option", { value: `bot:${a.name}`, title: a.description }, t("lobby.seat_bot", { name: a.name }))));
   const time = el("input", { type: "number", name: `seat_time_${i}`, min: "0.05", max: "60", step: "any", value: "1",
-    title: "bot seconds per move", class: "bot-time" });
-  return el("div", { class: "seat-row" }, el("span", {}, `Seat ${i + 1}${players > 1 ? "" : ""}`), select,
-    el("label", { class: "bot-only" }, "s/move ", time));
+    title: t("lobby.bot_seconds"), class: "bot-time" });
+  return el("div", { class: "seat-row" }, el("span", {}, t("lobby.seat", { n: i + 1 })), select,
+    el("label", { class: "bot-only" }, `${t("lobby.per_move")} `, time));
 }
 
 function renderForm() {
@@ -43,21 +57,23 @@ function renderForm() {
   if (!spec) return;
   // the reference pictures a game declares (capabilities.pictures), e.g. a tile gallery
   const pictures = (spec.capabilities && spec.capabilities.pictures) || [];
-  $("game-description").replaceChildren(spec.description || "", ...pictures.map((name) => el("a", {
+  $("game-description").replaceChildren(describe(spec), " ",
+    el("a", { href: `/rules/${encodeURIComponent(spec.id)}`, class: "rules-link", "data-rules": spec.id }, t("lobby.read_rules")),
+    ...pictures.map((name) => el("a", {
     href: `/api/specs/${encodeURIComponent(spec.id)}/pictures/${encodeURIComponent(name)}`,
     target: "_blank", class: "picture-link",
   }, ` [${name}]`)));
   const players = $("players-select");
   players.replaceChildren(...spec.players.map((n) => el("option", { value: n }, String(n))));
   const options = $("options");
-  options.replaceChildren(el("legend", {}, "Options"), ...spec.options.map(optionInput));
+  options.replaceChildren(el("legend", {}, t("lobby.options")), ...spec.options.map((o) => optionInput(o, spec.family)));
   options.hidden = spec.options.length === 0;
   renderSeats();
 }
 
 function renderSeats() {
   const n = Number($("players-select").value);
-  $("seats").replaceChildren(el("legend", {}, "Seats"), ...Array.from({ length: n }, (_, i) => seatRow(i, n)));
+  $("seats").replaceChildren(el("legend", {}, t("lobby.seats")), ...Array.from({ length: n }, (_, i) => seatRow(i, n)));
   updateVisibility();
 }
 
@@ -105,23 +121,28 @@ async function createGame(event) {
   if (form.realtime.value) body.realtime = Number(form.realtime.value);
   $("create-error").textContent = "";
   try {
-    const created = await api("POST", "/api/games", body);
-    const mine = created.seats.filter((s) => s.joined);
-    const invites = created.seats.filter((s) => !s.joined).map((s) => ({ seat: s.seat, invite: s.invite }));
-    const first = mine[0];
-    rememberSeat(created.id, first ? first.seat : null, first ? first.token : null,
-      { invites, seats: mine.map((s) => ({ seat: s.seat, token: s.token })), title: created.state.title });
-    location.href = `/g/${created.id}`;
+    await createAndGo(body);
   } catch (err) {
-    $("create-error").textContent = err.message;
+    $("create-error").textContent = translateError(err.message);
   }
 }
 
+/** Create a game, keep this browser's seats and invitations, and open its page. */
+export async function createAndGo(body) {
+  const created = await api("POST", "/api/games", body);
+  const mine = created.seats.filter((s) => s.joined);
+  const invites = created.seats.filter((s) => !s.joined).map((s) => ({ seat: s.seat, invite: s.invite }));
+  const first = mine[0];
+  rememberSeat(created.id, first ? first.seat : null, first ? first.token : null,
+    { invites, seats: mine.map((s) => ({ seat: s.seat, token: s.token })), title: created.state.title });
+  location.href = `/g/${created.id}`;
+}
+
 function describeGame(g) {
-  const seats = g.seats.map((s) => `${s.name}${s.joined ? "" : " (free)"}`).join(" · ");
-  const status = g.status === "over" ? (g.result ? `${g.result.text} — ${g.result.reason}` : "over")
-    : g.status === "open" ? "waiting for players" : `ply ${g.ply}`;
-  return `${g.title}: ${seats} — ${status}`;
+  const seats = g.seats.map((s) => (s.joined ? s.name : t("lobby.seat_free", { name: s.name }))).join(" · ");
+  const status = g.status === "over" ? (g.result ? `${translateError(g.result.text)} — ${translateError(g.result.reason)}` : t("lobby.over"))
+    : g.status === "open" ? t("lobby.waiting_players") : t("lobby.ply", { n: g.ply });
+  return `${gameName(g.game, g.title)}: ${seats} — ${status}`;
 }
 
 function gameItem(g, actions) {
@@ -137,12 +158,12 @@ async function refreshLists() {
     api("GET", "/api/games?status=over&limit=20"),
   ]);
   $("your-games").replaceChildren(...yours.games.map((g) => gameItem(g, [
-    el("a", { href: `/g/${g.id}` }, g.status === "over" ? "view" : "play"),
-    g.status === "over" ? el("a", { href: `/replay/${g.id}` }, "replay") : null])));
+    el("a", { href: `/g/${g.id}` }, g.status === "over" ? t("lobby.view") : t("lobby.play")),
+    g.status === "over" ? el("a", { href: `/replay/${g.id}` }, t("lobby.replay")) : null])));
   $("open-games").replaceChildren(...open.games.filter((g) => !mine[g.id]).map((g) => gameItem(g,
     g.seats.filter((s) => s.kind === "human" && !s.joined).map((s) =>
-      el("button", { type: "button", class: "join", onclick: () => join(g.id, s.seat) }, `join as seat ${s.seat + 1}`)))));
-  $("recent-games").replaceChildren(...recent.games.map((g) => gameItem(g, [el("a", { href: `/replay/${g.id}` }, "replay")])));
+      el("button", { type: "button", class: "join", onclick: () => join(g.id, s.seat) }, t("lobby.join_seat", { n: s.seat + 1 }))))));
+  $("recent-games").replaceChildren(...recent.games.map((g) => gameItem(g, [el("a", { href: `/replay/${g.id}` }, t("lobby.replay"))])));
 }
 
 async function join(gameId, seat) {
@@ -151,7 +172,7 @@ async function join(gameId, seat) {
     rememberSeat(gameId, joined.seat, joined.token);
     location.href = `/g/${gameId}`;
   } catch (err) {
-    alert(err.message);
+    alert(translateError(err.message));
   }
 }
 
@@ -161,7 +182,7 @@ async function main() {
   const byFamily = {};
   for (const g of registry.games) (byFamily[g.family] ||= []).push(g);
   $("game-select").replaceChildren(...Object.entries(byFamily).map(([family, games]) =>
-    el("optgroup", { label: family }, games.map((g) => el("option", { value: g.id }, `${g.title}`)))));
+    el("optgroup", { label: familyName(family) }, games.map((g) => el("option", { value: g.id }, gameName(g.id, g.title))))));
   // The game in ?game=ID, else the one chosen last time, else the registry's featured game.
   const wanted = new URLSearchParams(location.search).get("game") || localStorage.getItem("qipan.lastGame");
   const initial = [wanted, registry.featured].find((id) => registry.games.some((g) => g.id === id));

@@ -2,6 +2,7 @@
 // and their games with results and links to the replays.
 import { api, el } from "./api.js";
 import { resultFor } from "./account.js";
+import { familyName, gameName, t, translateError } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const username = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -19,11 +20,11 @@ function svg(tag, attrs = {}, text) {
 export function historyPlot(history) {
   const series = {};
   // Every series starts from the new player's rating (1500), so one game already draws a line.
-  for (const h of history) (series[`${h.family} ${h.time_class}`] ||= [{ rating: 1500 }]).push(h);
+  for (const h of history) (series[`${familyName(h.family)} ${t(`time_class.${h.time_class}`)}`] ||= [{ rating: 1500 }]).push(h);
   const names = Object.keys(series);
   const W = 640, H = 240, pad = 40;
-  const plot = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "plot", role: "img", "aria-label": "rating history" });
-  if (!history.length) { plot.append(svg("text", { x: pad, y: H / 2 }, "no rated games yet")); return plot; }
+  const plot = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "plot", role: "img", "aria-label": t("profile.history") });
+  if (!history.length) { plot.append(svg("text", { x: pad, y: H / 2 }, t("profile.no_rated_games"))); return plot; }
   const ratings = [1500, ...history.map((h) => h.rating)];
   const low = Math.floor((Math.min(...ratings) - 20) / 50) * 50, high = Math.ceil((Math.max(...ratings) + 20) / 50) * 50;
   const longest = Math.max(...names.map((n) => series[n].length));
@@ -32,7 +33,7 @@ export function historyPlot(history) {
   plot.append(svg("line", { x1: pad, y1: H - pad, x2: W - pad, y2: H - pad, class: "axis" }),
     svg("line", { x1: pad, y1: pad, x2: pad, y2: H - pad, class: "axis" }),
     svg("text", { x: 4, y: y(high) + 4 }, String(high)), svg("text", { x: 4, y: y(low) + 4 }, String(low)),
-    svg("text", { x: W - pad, y: H - pad + 16, "text-anchor": "end" }, "games"));
+    svg("text", { x: W - pad, y: H - pad + 16, "text-anchor": "end" }, t("lobby.games")));
   names.forEach((name, k) => {
     const colour = COLOURS[k % COLOURS.length];
     const points = series[name].map((h, i) => `${x(i).toFixed(1)},${y(h.rating).toFixed(1)}`).join(" ");
@@ -47,24 +48,24 @@ export function historyPlot(history) {
 async function main() {
   let data;
   try { data = await api("GET", `/api/users/${encodeURIComponent(username)}`); } catch (err) {
-    $("profile-error").textContent = err.message;
+    $("profile-error").textContent = translateError(err.message);
     return;
   }
   document.title = `qipan — ${data.username}`;
   $("profile-name").textContent = data.username;
   $("ratings").querySelector("tbody").replaceChildren(...data.ratings.map((r) => el("tr", {},
-    el("td", {}, r.family), el("td", {}, r.time_class),
+    el("td", {}, familyName(r.family)), el("td", {}, t(`time_class.${r.time_class}`)),
     el("td", { class: "num" }, `${Math.round(r.rating)}${r.provisional ? "?" : ""}`),
     el("td", { class: "num" }, String(Math.round(r.rd))), el("td", { class: "num" }, String(r.games)))));
   $("history").replaceChildren(historyPlot(data.history));
   $("profile-games").replaceChildren(...data.games.map((g) => {
     const others = g.seats.filter((s) => !g.my_seats.includes(s.seat));
     return el("li", {},
-      el("span", {}, `${g.title} vs `, ...others.map((s) => g.accounts[s.seat]
+      el("span", {}, `${gameName(g.game, g.title)} ${t("profile.vs")} `, ...others.map((s) => g.accounts[s.seat]
         ? el("a", { href: `/u/${encodeURIComponent(g.accounts[s.seat])}` }, g.accounts[s.seat]) : s.name),
-      g.terms ? ` · ${g.terms.rated ? "rated" : "casual"} ${g.terms.time_class}` : "",
-      ` — ${resultFor(g)}${g.result ? ` (${g.result.text}, ${g.result.reason})` : ""}`),
-      el("a", { href: g.status === "over" ? `/replay/${g.id}` : `/g/${g.id}` }, g.status === "over" ? "replay" : "watch"));
+      g.terms ? ` · ${g.terms.rated ? t("lobby.rated") : t("lobby.casual")} ${t(`time_class.${g.terms.time_class}`)}` : "",
+      ` — ${resultFor(g)}${g.result ? ` (${translateError(g.result.text)}, ${translateError(g.result.reason)})` : ""}`),
+      el("a", { href: g.status === "over" ? `/replay/${g.id}` : `/g/${g.id}` }, g.status === "over" ? t("lobby.replay") : t("lobby.watch")));
   }));
 }
 

@@ -3,6 +3,7 @@
 import { api, el } from "./api.js";
 import { siteApi, whoami } from "./account.js";
 import { coerce, optionInput } from "./lobby.js";
+import { familyName, gameName, t, translateError } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 export const TIME_CONTROLS = [
@@ -12,10 +13,10 @@ export const TIME_CONTROLS = [
   { label: "10+0", clock: { initial: 600, increment: 0 } },
   { label: "15+10", clock: { initial: 900, increment: 10 } },
   { label: "30+0", clock: { initial: 1800, increment: 0 } },
-  { label: "1 day", days: 1 },
-  { label: "3 days", days: 3 },
-  { label: "7 days", days: 7 },
-  { label: "14 days", days: 14 },
+  { label: "1d", days: 1 },
+  { label: "3d", days: 3 },
+  { label: "7d", days: 7 },
+  { label: "14d", days: 14 },
 ];
 const TIME_CLASSES = ["bullet", "blitz", "rapid", "classical", "correspondence"];
 let registry = { games: [] };
@@ -34,28 +35,32 @@ function gameOptions(select, games) {
   const byFamily = {};
   for (const g of games) (byFamily[g.family] ||= []).push(g);
   select.replaceChildren(...Object.entries(byFamily).map(([family, list]) =>
-    el("optgroup", { label: family }, list.map((g) => el("option", { value: g.id }, g.title)))));
+    el("optgroup", { label: familyName(family) }, list.map((g) => el("option", { value: g.id }, gameName(g.id, g.title))))));
   if (registry.featured && games.some((g) => g.id === registry.featured)) select.value = registry.featured;
 }
 
-function title(gameId) { return (registry.games.find((g) => g.id === gameId) || { title: gameId }).title; }
+function title(gameId) { return gameName(gameId, (registry.games.find((g) => g.id === gameId) || { title: gameId }).title); }
+
+/** A time control's short name: "5+3", or "3 days" in the page's language. */
+export function controlLabel(tc) { return tc.days ? t("lobby.days", { n: tc.days }) : tc.label; }
 
 function describeTerms(s) {
-  const control = s.days ? `${s.days} day${s.days > 1 ? "s" : ""}/move` : s.clock
-    ? (s.clock.mode === "move" ? `${s.clock.initial}s/move` : `${s.clock.initial / 60}+${s.clock.increment}`) : "untimed";
-  return `${control} · ${s.rated ? "rated" : "casual"}`;
+  const control = s.days ? t("lobby.days_per_move", { n: s.days }) : s.clock
+    ? (s.clock.mode === "move" ? t("lobby.seconds_per_move", { n: s.clock.initial }) : `${s.clock.initial / 60}+${s.clock.increment}`)
+    : t("lobby.untimed");
+  return `${control} · ${s.rated ? t("lobby.rated") : t("lobby.casual")}`;
 }
 
 function needLogin(node) {
   node.textContent = "";
-  node.append("Log in to play rated and casual games with others: ", el("a", { href: "/account?next=/" }, "log in or sign up"));
+  node.append(`${t("lobby.need_login")} `, el("a", { href: "/account?next=/" }, t("lobby.login_or_signup")));
 }
 
 // -- quick pairing -----------------------------------------------------------------------
 function renderPairing() {
   $("pairing-grid").replaceChildren(...TIME_CONTROLS.map((tc, i) => el("button", {
     type: "button", class: "pair", "data-setup": tc.label, onclick: () => quick(i) },
-  tc.label, el("span", { class: "klass" }, timeClass(tc)))));
+  controlLabel(tc), el("span", { class: "klass" }, t(`time_class.${timeClass(tc)}`)))));
 }
 
 async function quick(i) {
@@ -67,9 +72,9 @@ async function quick(i) {
     const result = await siteApi("POST", "/api/quick", body);
     if (result.game) { location.href = `/g/${result.game}`; return; }
     waitingSeeks.add(result.seek);
-    $("pairing-status").textContent = `Waiting for an opponent: ${title(body.game)} ${tc.label}…`;
+    $("pairing-status").textContent = t("lobby.waiting_opponent", { game: title(body.game), time: controlLabel(tc) });
     refreshSeeks();
-  } catch (err) { $("pairing-status").textContent = err.message; }
+  } catch (err) { $("pairing-status").textContent = translateError(err.message); }
 }
 
 // -- seeks -------------------------------------------------------------------------------
@@ -95,14 +100,14 @@ async function postSeek(event) {
     const { id } = await siteApi("POST", "/api/seeks", body);
     waitingSeeks.add(id);
     await refreshSeeks();
-  } catch (err) { $("seek-error").textContent = err.message; }
+  } catch (err) { $("seek-error").textContent = translateError(err.message); }
 }
 
 // The chosen game's options, as in the new-game form.
 function renderSeekOptions() {
   const spec = registry.games.find((g) => g.id === $("seek-game").value);
   const options = spec ? spec.options : [];
-  $("seek-options").replaceChildren(el("legend", {}, "Options"), ...options.map(optionInput));
+  $("seek-options").replaceChildren(el("legend", {}, t("lobby.options")), ...options.map((o) => optionInput(o, spec.family)));
   $("seek-options-box").hidden = options.length === 0;
 }
 
@@ -112,11 +117,11 @@ async function accept(seekId) {
   try {
     const game = await siteApi("POST", `/api/seeks/${seekId}/accept`);
     location.href = `/g/${game.game}`;
-  } catch (err) { $("seek-error").textContent = err.message; refreshSeeks(); }
+  } catch (err) { $("seek-error").textContent = translateError(err.message); refreshSeeks(); }
 }
 
 async function cancel(seekId) {
-  try { await siteApi("DELETE", `/api/seeks/${seekId}`); } catch (err) { $("seek-error").textContent = err.message; }
+  try { await siteApi("DELETE", `/api/seeks/${seekId}`); } catch (err) { $("seek-error").textContent = translateError(err.message); }
   waitingSeeks.delete(seekId);
   refreshSeeks();
 }
@@ -129,9 +134,9 @@ async function refreshSeeks() {
       Object.keys(s.options).length ? ` · ${Object.entries(s.options).map(([k, v]) => `${k}=${v}`).join(", ")}` : "",
       s.rating_min !== null || s.rating_max !== null ? ` · ${s.rating_min ?? ""}–${s.rating_max ?? ""}` : ""),
     s.username === me
-      ? el("button", { type: "button", class: "cancel-seek", onclick: () => cancel(s.id) }, "cancel")
-      : el("button", { type: "button", class: "accept", onclick: () => accept(s.id) }, "accept"))));
-  if (!seeks.length) $("seek-list").append(el("li", { class: "help" }, "No open seeks: post one, or use quick pairing."));
+      ? el("button", { type: "button", class: "cancel-seek", onclick: () => cancel(s.id) }, t("lobby.cancel"))
+      : el("button", { type: "button", class: "accept", onclick: () => accept(s.id) }, t("lobby.accept")))));
+  if (!seeks.length) $("seek-list").append(el("li", { class: "help" }, t("lobby.no_seeks")));
   if (account) {
     // A seek of mine that someone accepted: go to the game.
     const mine = (await siteApi("GET", "/api/account/seeks")).seeks;
@@ -146,9 +151,9 @@ async function refreshSeeks() {
 async function refreshLive() {
   const { games } = await api("GET", "/api/games?status=active&limit=30");
   $("live-games").replaceChildren(...games.map((g) => el("li", {},
-    el("span", {}, `${g.title}: ${g.seats.map((s) => s.name).join(" – ")} · ply ${g.ply}`),
-    el("a", { href: `/g/${g.id}`, class: "watch" }, "watch"))));
-  if (!games.length) $("live-games").append(el("li", { class: "help" }, "No game is being played right now."));
+    el("span", {}, `${title(g.game)}: ${g.seats.map((s) => s.name).join(" – ")} · ${t("lobby.ply", { n: g.ply })}`),
+    el("a", { href: `/g/${g.id}`, class: "watch" }, t("lobby.watch")))));
+  if (!games.length) $("live-games").append(el("li", { class: "help" }, t("lobby.no_live")));
 }
 
 let boardAsked = 0;
@@ -168,16 +173,16 @@ async function refreshLeaderboard() {
 async function renderBots() {
   const { bots } = await api("GET", "/api/bots");
   $("bot-list").replaceChildren(...bots.map((b) => el("li", {},
-    el("span", { title: b.description }, `${b.name} — ${b.measured ? "" : "provisional "}rating ${Math.round(b.rating)}`
-      + (b.families ? ` (${b.families.join(", ")})` : "")),
-    el("button", { type: "button", class: "play-bot", onclick: () => playBot(b.name) }, "play"))));
+    el("span", { title: b.description }, `${b.name} — ${t(b.measured ? "lobby.rating_measured" : "lobby.rating_provisional", { rating: Math.round(b.rating) })}`
+      + (b.families ? ` (${b.families.map(familyName).join(", ")})` : "")),
+    el("button", { type: "button", class: "play-bot", onclick: () => playBot(b.name) }, t("lobby.play")))));
 }
 
 function playBot(name) {
   // Fill the new-game form: me against this bot (when it plays the chosen game).
   const seat = document.querySelector("select[name=seat_1]") || document.querySelector("select[name=seat_0]");
   const option = seat && seat.querySelector(`option[value="bot:${name}"]`);
-  if (!option) { $("bot-error").textContent = `${name} does not play the game chosen in New game`; return; }
+  if (!option) { $("bot-error").textContent = t("lobby.bot_not_for_game", { name }); return; }
   $("bot-error").textContent = "";
   seat.value = `bot:${name}`;
   seat.dispatchEvent(new Event("change", { bubbles: true }));
@@ -190,10 +195,11 @@ async function refreshMyGames() {
   const { games } = await siteApi("GET", "/api/account/games");
   const current = games.filter((g) => g.status !== "over").slice(0, 20);
   $("account-games").replaceChildren(...current.map((g) => el("li", { class: g.your_turn ? "yours" : "" },
-    el("span", {}, `${g.title} vs ${g.seats.filter((s) => !g.my_seats.includes(s.seat)).map((s) => s.name).join(", ")}`
-      + (g.terms ? ` · ${g.terms.rated ? "rated" : "casual"} ${g.terms.time_class}` : "") + (g.your_turn ? " — your turn" : "")),
-    el("a", { href: `/g/${g.id}` }, "play"))));
-  if (!current.length) $("account-games").append(el("li", { class: "help" }, "No game in progress."));
+    el("span", {}, t("lobby.versus", { game: title(g.game), opponents: g.seats.filter((s) => !g.my_seats.includes(s.seat)).map((s) => s.name).join(", ") })
+      + (g.terms ? ` · ${g.terms.rated ? t("lobby.rated") : t("lobby.casual")} ${t(`time_class.${g.terms.time_class}`)}` : "")
+      + (g.your_turn ? ` — ${t("lobby.your_turn")}` : "")),
+    el("a", { href: `/g/${g.id}` }, t("lobby.play")))));
+  if (!current.length) $("account-games").append(el("li", { class: "help" }, t("lobby.no_game_in_progress")));
 }
 
 async function main() {
@@ -204,13 +210,13 @@ async function main() {
   gameOptions($("pair-game"), games);
   gameOptions($("seek-game"), games);
   $("pair-rated").checked = $("seek-rated").checked = !!account;
-  $("seek-time").replaceChildren(el("option", { value: "none" }, "untimed (casual)"),
-    ...TIME_CONTROLS.map((tc, i) => el("option", { value: i, selected: tc.label === "5+3" }, `${tc.label} (${timeClass(tc)})`)));
+  $("seek-time").replaceChildren(el("option", { value: "none" }, t("lobby.untimed_casual")),
+    ...TIME_CONTROLS.map((tc, i) => el("option", { value: i, selected: tc.label === "5+3" }, `${controlLabel(tc)} (${t(`time_class.${timeClass(tc)}`)})`)));
   const families = [...new Set(registry.games.map((g) => g.family))];
-  $("board-family").replaceChildren(...families.map((f) => el("option", { value: f }, f)));
+  $("board-family").replaceChildren(...families.map((f) => el("option", { value: f }, familyName(f))));
   const featured = registry.games.find((g) => g.id === registry.featured);
   if (featured) $("board-family").value = featured.family;
-  $("board-class").replaceChildren(...TIME_CLASSES.map((c) => el("option", { value: c, selected: c === "blitz" }, c)));
+  $("board-class").replaceChildren(...TIME_CLASSES.map((c) => el("option", { value: c, selected: c === "blitz" }, t(`time_class.${c}`))));
   $("board-family").addEventListener("change", refreshLeaderboard);
   $("board-class").addEventListener("change", refreshLeaderboard);
   $("seek-form").addEventListener("submit", postSeek);

@@ -1,6 +1,7 @@
 // The game page's terms: rated or casual, the time class, and the players' accounts with
 // their ratings; once a rated game is over, what it changed.
 import { el } from "./api.js";
+import { familyName, t } from "./i18n.js";
 
 const gameId = location.pathname.split("/")[2];
 
@@ -18,8 +19,8 @@ async function refresh(box) {
   const data = await response.json();
   if (!data.terms && !data.players.length) { box.hidden = true; return true; }
   box.hidden = false;
-  const terms = data.terms ? `${data.terms.rated ? "Rated" : "Casual"} · ${data.family} · ${data.terms.time_class}`
-    + (data.terms.days ? ` (${data.terms.days} day${data.terms.days > 1 ? "s" : ""} per move)` : "") : "Casual";
+  const terms = data.terms ? `${data.terms.rated ? t("terms.rated") : t("terms.casual")} · ${familyName(data.family)} · ${t(`time_class.${data.terms.time_class}`)}`
+    + (data.terms.days ? ` (${t("lobby.days_per_move", { n: data.terms.days })})` : "") : t("terms.casual");
   box.replaceChildren(el("span", { class: "kind" }, terms), ...data.players.map(player));
   return data.players.some((p) => p.change !== null && p.change !== undefined) || (data.terms && !data.terms.rated
     && document.getElementById("status")?.dataset.status === "over");
