@@ -42,6 +42,12 @@ class Game:
     scoring_match: str | None = None
     #: Names of the agents that play this game perfectly (exact solvers).
     solved_by: tuple[str, ...] = ()
+    #: ``"module:function"`` giving the exact value of a position where the game has one
+    #: (perfect-play tables, a solver for small boards): ``function(state, deadline)`` ->
+    #: ``{"value": "win" | "draw" | "loss" (for the side to move), "plies": int | None,
+    #: "best": [move texts], "source": str}``; QipanError saying why it cannot answer
+    #: (tables not built, board too large for the time). The analysis page shows it.
+    perfect_value: str | None = None
     #: Reference pictures a front end may show beside the game: ``(name, "module:function")``
     #: pairs, the function returning a standalone SVG (Tantrix's ``tiles``: its 56 tiles).
     pictures: tuple[tuple[str, str], ...] = ()
@@ -131,6 +137,7 @@ class Game:
             "terminal": self.terminal is not None,
             "scoring_match": self.scoring_match is not None,
             "solved_by": list(self.solved_by),
+            "perfect_value": self.perfect_value is not None,
             "pictures": [name for name, _ in self.pictures],
         }
 

@@ -23,6 +23,7 @@ from .. import agents as _agents
 from ..agents.levels import describe_levels
 from ..core import QipanError, load, specs
 from ..fast import warm_up
+from .analysis import analysis_router
 from .errors import ApiError
 from .inputs import parse_json
 from .limits import BodyLimit, Limits, RateLimit, TokenBuckets
@@ -77,6 +78,7 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits |
         return request.app.state.manager
 
     app.include_router(site_router())  # accounts, seeks, ratings, chat (site_api.py)
+    app.include_router(analysis_router())  # the analysis page and its API (analysis.py)
 
     # -- registry ----------------------------------------------------------------------
     @app.get("/api/specs")

@@ -157,3 +157,29 @@ def solve(rows: int, cols: int, variant: str = "seed", start_arm: str = "horizon
     solver = Solver(rows, cols, variant, start_arm)
     solver.deadline = deadline
     return solver.solve()
+
+
+def probe(state, deadline=None) -> dict:
+    """The exact value of ``state`` for the player to move (the game's ``perfect_value``,
+    shown by the analysis page): the memoised search, stopped at ``deadline``
+    (``time.perf_counter()``) with QipanError when the board is too large for the time."""
+    from ...core.errors import QipanError
+
+    if state.outcome is not None:
+        raise QipanError("the game is over")
+    game = state.game
+    solver = Solver(game.rows, game.cols, game.variant, game.options.get("start_arm", "horizontal"))
+    solver.deadline = deadline
+    try:
+        wins = solver.winning_tiles(state)
+    except SearchTimeout:
+        raise QipanError(
+            f"the {game.rows}x{game.cols} board is too large to solve in the time given"
+        ) from None
+    moves = game.cell_moves[state.end_cell]
+    return {
+        "value": "win" if wins else "loss",
+        "plies": None,
+        "best": [moves[t - 1].text for t in wins],
+        "source": "exhaustive search",
+    }

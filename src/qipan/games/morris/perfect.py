@@ -108,3 +108,37 @@ class PerfectTables:
             return []
         best = values[0].rank()
         return [v.move for v in values if v.rank() == best]
+
+
+def probe(state, deadline=None) -> dict:
+    """The exact value of ``state`` from the tables in the default directory (the game's
+    ``perfect_value``, shown by the analysis page); QipanError if they cannot answer.
+    Probing is a few table look-ups per legal move, so ``deadline`` is not needed."""
+    if state.outcome is not None:
+        raise QipanError("the game is over")
+    try:
+        tables = _tables(state.game)
+    except ImportError as exc:  # numpy comes with the solve extra
+        raise QipanError(f"the perfect-play tables need qipan[solve]: {exc}") from None
+    why = tables.why_not(state)
+    if why is not None:
+        raise QipanError(why)
+    value, plies = tables.value(state)
+    return {
+        "value": value,
+        "plies": plies,
+        "best": [m.text for m in tables.best_moves(state)],
+        "source": f"retrograde tables in {tables.directory}",
+    }
+
+
+_OPEN: dict = {}
+
+
+def _tables(game) -> PerfectTables:
+    """One PerfectTables per rule set, opened on first use (reading a manifest and the
+    segment list), so repeated probes are look-ups."""
+    key = (game.id, tuple(sorted(game.options.items())), tables_home())
+    if key not in _OPEN:
+        _OPEN[key] = PerfectTables(game)
+    return _OPEN[key]

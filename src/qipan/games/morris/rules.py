@@ -16,7 +16,7 @@ from ...core.game import Game, State
 from ...core.move import Move
 from ...core.outcome import Outcome
 from .board import COLOUR, Tables, bits, tables_for
-from .table_rules import whole_game_tabled
+from .table_rules import supported, whole_game_tabled
 from .variant import MorrisRules
 
 _RULE_FIELDS = {f.name for f in fields(MorrisRules)}
@@ -49,6 +49,8 @@ class MorrisGame(Game):
         self.solved_by = ("morris-solver",) if rules.board == "three" else ()
         if whole_game_tabled(rules):
             self.solved_by += ("morris-perfect",)
+        if supported(rules) is None:  # the analysis page probes the tables where built
+            self.perfect_value = "qipan.games.morris.perfect:probe"
 
     def new_state(self, players: int, rng: random.Random) -> MorrisState:
         first = {"white": 0, "black": 1}.get(self.rules.first_player)
