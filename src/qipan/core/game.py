@@ -294,6 +294,11 @@ class State:
     def legal_move_texts(self) -> list[str]:
         return [m.text for m in self.legal_moves()]
 
+    def seat_colours(self) -> list[tuple[str, str]]:
+        """Each seat's colour as ``(name, CSS colour)`` as the pictures draw it, so a front
+        end can say "you are Red"; empty when the seats have no colours."""
+        return []
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game.preset} ply={self.ply} to_move={self.to_move}>"
 

@@ -176,6 +176,15 @@ def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits |
             body, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'}
         )
 
+    @app.get("/api/games/{game_id}/preview", **doc(400, 401, 403, 404))
+    async def preview(request: Request, game_id: str, move: str) -> dict:
+        """The board as it would be after ``move`` (nothing is played), or the rules'
+        reason why it is not legal (400)."""
+        session = await manager(request).get(game_id)
+        if len(move) > 200:
+            raise ApiError(400, "a move is at most 200 characters")
+        return session.preview(session.seat_of(_token(request)), move)
+
     @app.get("/api/games/{game_id}/position", **doc(400, 403, 404))
     async def position(request: Request, game_id: str, ply: int) -> dict:
         """The board after the first ``ply`` moves, for the replay viewer."""

@@ -395,6 +395,11 @@ class Manager:
             seat = session.require_seat(token)
             session.require_active()
             if not await self._check_time(session):
+                if session.realtime_tick and session.seats[seat]["kind"] == "human":
+                    # Real time: the move waits for the seat's next tick (the timer plays it),
+                    # so ticks follow the clock, never the clicks.
+                    session.queue_move(seat, text)
+                    return session
                 if ply is not None and ply != session.state.ply:
                     raise ApiError(
                         409,
@@ -560,6 +565,7 @@ class Manager:
         seat = session.clock.flagged(time.time())
         if seat is None:
             return False
+        session.clock.remaining[seat] = 0.0  # a flagged clock shows 0, not the time of its last start
         session.finish(session.others_win(seat, f"{session.name(seat)} ran out of time"))
         await self._commit(session, persist=True)
         return True
@@ -598,8 +604,9 @@ class Manager:
                 tick = session.realtime_tick
                 seat = session.state.to_move
                 if tick and seat is not None and seat >= 0:
-                    # The seat let a tick pass: the server plays its idle move for it.
-                    await self._play(session, seat, session.idle_move)
+                    # The seat's move for this tick: the first it queued that is still legal,
+                    # else (it let the tick pass) the server plays its idle move for it.
+                    await self._play(session, seat, session.next_queued(seat) or session.idle_move)
                     return
         except ApiError as exc:
             log.warning("game %s: timer: %s", session.id, exc.message)

@@ -25,6 +25,8 @@ MAX_BOT_ITERATIONS = 1_000_000
 MAX_BOT_DEPTH = 32
 #: The move a real-time game's player makes by letting a tick pass (a pass).
 IDLE_MOVE = "-"
+#: Moves a seat may queue for its next real-time ticks.
+QUEUED_MOVES = 3
 
 
 def new_token() -> str:
@@ -94,6 +96,9 @@ class Session:
     #: When the current turn began (wall time), for the seconds spent per move.
     turn_started: float = field(default_factory=time.time)
     _cache: dict = field(default_factory=dict)
+    #: Real time: each seat's moves waiting for its next tick (not stored: a move waits a
+    #: tick at most, per queued move).
+    queued: dict[int, list[str]] = field(default_factory=dict)
 
     # -- construction ------------------------------------------------------------------
     @classmethod
@@ -219,6 +224,31 @@ class Session:
         played += self.resolve_chance()
         return played
 
+    def queue_move(self, seat: int, text: str) -> None:
+        """Keep ``seat``'s move for its next real-time tick. Refused at once (ApiError 400,
+        the rules' reason) if it is not legal now; at most QUEUED_MOVES wait."""
+        waiting = self.queued.setdefault(seat, [])
+        if len(waiting) >= QUEUED_MOVES:
+            raise ApiError(409, f"{QUEUED_MOVES} moves already wait for your next ticks")
+        if self.state.to_move == seat and not waiting:
+            try:
+                self.game.parse(text, self.state)
+            except QipanError as exc:
+                raise ApiError(400, str(exc)) from exc
+        waiting.append(text)
+
+    def next_queued(self, seat: int) -> str | None:
+        """The oldest move ``seat`` queued that is legal now (taken off the queue; the
+        ones no longer legal are dropped), or None."""
+        waiting = self.queued.get(seat, [])
+        while waiting:
+            text = waiting.pop(0)
+            try:
+                return self.game.parse(text, self.state).text
+            except QipanError:
+                continue
+        return None
+
     def take_back(self, count: int) -> None:
         for _ in range(count):
             self.state.undo()
@@ -332,6 +362,24 @@ class Session:
             "bot_thinking": self.bot_thinking,
         } | ({"text": _safe(shown.text)} if with_text else {})
 
+    def preview(self, viewer: int | None, text: str) -> dict:
+        """The picture after ``text`` were played now, for the page to show before the
+        player commits (Trax faces with their forced tiles, a Tantrix rotation); the rules'
+        reason (ApiError 400) for a move that is not legal, so a click can be explained.
+        A game that hides information previews only for the seat to move, in its view."""
+        state = self.state
+        if state.game.hides_information:
+            if viewer is None or viewer != state.to_move:
+                raise ApiError(403, "this game hides information: only the seat to move sees previews")
+            state = state.view(viewer)
+        state = state.copy()
+        try:
+            move = self.game.parse(text, state)
+            state.play(move)
+        except QipanError as exc:
+            raise ApiError(400, str(exc)) from exc
+        return {"move": move.text, "svg": _safe(state.svg)}
+
     def record(self) -> Record:
         from datetime import datetime
 
@@ -356,6 +404,7 @@ class Session:
 
     def _seats(self) -> list[dict]:
         out = []
+        colours = self.state.seat_colours()
         for i, s in enumerate(self.seats):
             out.append(
                 {
@@ -367,6 +416,7 @@ class Session:
                     "joined": bool(s.get("joined")),
                     "online": self.online.get(i, 0) > 0 or s["kind"] == "bot",
                 }
+                | ({"colour": colours[i][0], "fill": colours[i][1]} if i < len(colours) else {})
             )
         return out
 

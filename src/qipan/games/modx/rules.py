@@ -440,6 +440,12 @@ class ModXState(State):
             new._cover = [list(counts) for counts in self._cover]
             new._fours = list(self._fours)
 
+    def seat_colours(self) -> list[tuple[str, str]]:
+        from .board import COLOURS
+        from .render import FILL
+
+        return [(COLOURS[p].capitalize(), FILL[p]) for p in range(self.num_players)]
+
     def text(self) -> str:
         from .render import text
 

@@ -482,6 +482,9 @@ class MorrisState(State):
             return 1
         return None
 
+    def seat_colours(self) -> list[tuple[str, str]]:
+        return [("White", "#f7f3ea"), ("Black", "#1d1d1d")]  # as render.py draws the stones
+
     def text(self) -> str:
         from .render import text
 

@@ -473,6 +473,11 @@ class PenteState(State):
         # maybe_line is left out: it only saves a scan whose answer the position already fixes
         return (self.zhash, self.to_move, tuple(self.captures), self.pending, opening)
 
+    def seat_colours(self) -> list[tuple[str, str]]:
+        from .render import COLOUR_NAMES, FILLS
+
+        return [(COLOUR_NAMES[p], FILLS[p]) for p in range(self.num_players)]
+
     def text(self) -> str:
         from .render import text
 

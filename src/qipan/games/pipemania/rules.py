@@ -572,6 +572,13 @@ class PipeManiaState(State):
         )
 
     # -- views --------------------------------------------------------------------------------
+    def seat_colours(self) -> list[tuple[str, str]]:
+        if self.num_players == 1:
+            return []
+        from .render import _COLOURS
+
+        return [(name, _COLOURS[p]) for p, name in enumerate(("Red", "Blue"))]
+
     def text(self) -> str:
         from .render import text
 

@@ -424,6 +424,12 @@ class TantrixState(Layout, State):
         new.bag = set(self.bag)
         new.order_draws = list(self.order_draws)
 
+    def seat_colours(self) -> list[tuple[str, str]]:
+        from .board import COLOUR_NAMES
+        from .render import PAINT
+
+        return [(COLOUR_NAMES[c].capitalize(), PAINT[c]) for c in self.colours]
+
     def text(self) -> str:
         from .render import text
 

@@ -585,6 +585,11 @@ class TraxState(State):
             return self.to_move
         return (self.first_player + len(self.history)) % 2
 
+    def seat_colours(self) -> list[tuple[str, str]]:
+        from .render import COLOURS
+
+        return [(PLAYER_NAMES[p], COLOURS[p]) for p in (WHITE, RED)]
+
     def text(self) -> str:
         from .render import text
 
