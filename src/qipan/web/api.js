@@ -1,11 +1,40 @@
 // Talking to the server, and remembering this browser's seats (tokens) in localStorage.
 
+// A server that cannot be reached is told apart from one that refused (ServerUnreachable,
+// and a "qipan:reachable" event with detail true/false when that changes), so a page can
+// show a banner and try again instead of the browser's "Failed to fetch".
+export class ServerUnreachable extends Error {
+  constructor() { super("server unreachable"); this.name = "ServerUnreachable"; this.unreachable = true; }
+}
+
+let reachable = true;
+export function setReachable(value) {
+  if (value === reachable) return;
+  reachable = value;
+  window.dispatchEvent(new CustomEvent("qipan:reachable", { detail: value }));
+}
+
 export async function api(method, path, body, token) {
   const headers = { "Content-Type": "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    setReachable(false);
+    throw new ServerUnreachable();
+  }
+  if (response.status === 502 || response.status === 503 || response.status === 504) {
+    setReachable(false);  // a proxy in front of a server that is down
+    throw new ServerUnreachable();
+  }
+  setReachable(true);
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || `${response.status} ${response.statusText}`);
+  if (!response.ok) {
+    const error = new Error(data.error || `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    throw error;
+  }
   return data;
 }
 
