@@ -1,5 +1,7 @@
 """Pente: ``pente``, ``pente-tournament``, ``pente-team`` and ``pente-4``; the pente.org
-record format; scoring matches (``qipan.games.pente.match``); the ``pente`` agent."""
+record format; scoring matches (``qipan.games.pente.match``); the ``pente`` agent (compiled
+threat-space search and alpha-beta, ``search_agent.py``) and ``pente-classic`` (the earlier
+Python agent, ``agent.py``, kept as the fixed reference)."""
 
 from ...agents.base import AgentSpec, register_agent
 from ...core.formats import register_format
@@ -57,10 +59,16 @@ register(
 )
 
 
-def _make_agent(**limits):
+def _make_classic(**limits):
     from .agent import PenteAgent
 
     return PenteAgent(**limits)
+
+
+def _make_agent(**limits):
+    from .search_agent import PenteSearchAgent
+
+    return PenteSearchAgent(**limits)
 
 
 register_format(FORMAT)
@@ -68,9 +76,27 @@ register_agent(
     AgentSpec(
         "pente",
         _make_agent,
-        "threat-aware alpha-beta with a VCF search (Pente)",
+        "compiled threat-space search (VCF, VCT with captures) and PVS alpha-beta, opening book (Pente)",
         families=("pente",),
         players=(2, 4),
+        strength=20,
+        options=(
+            Option("width", int, 12, "moves searched per inner node (best first)", minimum=1, maximum=361),
+            Option("root_width", int, 24, "moves searched at the root (best first)", minimum=1, maximum=361),
+            Option("vcf_depth", int, 10, "fours in a row the VCF looks for (0: none)", minimum=0, maximum=30),
+            Option("vct_depth", int, 3, "threes in a row the VCT looks for (0: none)", minimum=0, maximum=8),
+            Option("book", bool, True, "play the opening book (tournament rule)"),
+        ),
+    )
+)
+register_agent(
+    AgentSpec(
+        "pente-classic",
+        _make_classic,
+        "the earlier Python agent: threat-aware alpha-beta with a VCF search (the fixed reference)",
+        families=("pente",),
+        players=(2, 4),
+        strength=10,
         options=(
             Option(
                 "width",

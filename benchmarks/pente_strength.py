@@ -1,0 +1,107 @@
+"""The new ``pente`` agent against the fixed reference ``pente-classic``: paired openings
+(the centre and ``--opening-plies`` random stones near it, the same for both games of a
+pair), colours swapped within each pair, CPU-time limits (``clock.use_cpu_clock``). The
+reference gets ``--factor`` times the new agent's time. Prints every game and the score
+(wins 1, draws 1/2) with a 95% interval.
+
+    .venv/bin/python benchmarks/pente_strength.py --games 200 --time 0.05             # equal time
+    .venv/bin/python benchmarks/pente_strength.py --games 200 --time 0.05 --factor 4  # reference 4x
+
+Targets (issue 17): >= 90% at equal time, >= 65% with the reference at 4x."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+
+import qipan
+from qipan.agents import clock
+from qipan.agents import load as load_agent
+
+
+def opening(game, plies: int, seed: int):
+    """The centre, then ``plies`` random legal stones within 2 points of the stones."""
+    state = game.new()
+    rng = random.Random(seed)
+    state.play(state.legal_moves()[0] if state.placed == 0 else rng.choice(state.legal_moves()))
+    g = state.geom
+    for _ in range(plies):
+        stones = [i for i in g.points if state.cells[i] not in (0, 7)]
+        near = sorted(
+            {
+                m
+                for m in state.legal_moves()
+                for i in stones
+                if max(abs(g.col[m.data[0]] - g.col[i]), abs(g.row[m.data[0]] - g.row[i])) <= 2
+            },
+            key=lambda m: m.data[0],
+        )
+        state.play(rng.choice(near or state.legal_moves()))
+    return state
+
+
+def play(state, agents, max_plies: int):
+    while state.outcome is None and state.ply < max_plies:
+        state.play(agents[state.to_move].choose(state))
+    return state
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="even: pairs of games")
+    parser.add_argument("--time", type=float, default=0.05, help="CPU seconds per move, new agent")
+    parser.add_argument("--factor", type=float, default=1.0, help="reference time = factor x time")
+    parser.add_argument("--game", default="pente", help="pente or pente-tournament")
+    parser.add_argument("--opening-plies", type=int, default=2)
+    parser.add_argument("--max-plies", type=int, default=300, help="a longer game counts as a draw")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    clock.use_cpu_clock()
+    game = qipan.load(args.game)
+    score = wins = draws = losses = 0.0
+    start = time.process_time()
+    stats: dict[str, int] = {}
+    for k in range(args.games):
+        pair = k // 2
+        new_seat = k % 2  # colours swap within each pair of games
+        state = opening(game, args.opening_plies, args.seed * 100_003 + pair)
+        new = load_agent("pente", time=args.time, seed=k)
+        ref = load_agent("pente-classic", time=args.time * args.factor, seed=k)
+        agents = [new, ref] if new_seat == 0 else [ref, new]
+        play(state, agents, args.max_plies)
+        outcome = state.outcome
+        if outcome is None or not outcome.winners:
+            draws += 1
+            score += 0.5
+            verdict = "draw"
+        elif new_seat in outcome.winners:
+            wins += 1
+            score += 1
+            verdict = "win"
+        else:
+            losses += 1
+            verdict = "LOSS"
+        reason = outcome.reason if outcome else "ply cap"
+        stats[reason] = stats.get(reason, 0) + 1
+        n = k + 1
+        print(
+            f"game {n:3}/{args.games}: new as P{new_seat + 1} {verdict:4} in {state.ply:3} plies ({reason}); "
+            f"score {score:.1f}/{n} = {score / n:.1%}; {time.process_time() - start:.0f} cpu s",
+            flush=True,
+        )
+    n = args.games
+    rate = score / n
+    half = 1.96 * math.sqrt(max(rate * (1 - rate), 1e-9) / n)
+    print(
+        f"\npente (time {args.time}s) vs pente-classic (time {args.time * args.factor:g}s), {args.game}, "
+        f"{n} games, paired openings of {args.opening_plies} random plies, colours alternating, CPU clock: "
+        f"{wins:.0f} wins, {draws:.0f} draws, {losses:.0f} losses -> score {rate:.1%} "
+        f"(95% interval {max(rate - half, 0):.1%}..{min(rate + half, 1):.1%}); endings {stats}; "
+        f"{time.process_time() - start:.0f} cpu s"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,224 @@
+"""The ``pente`` agent: compiled threat-space search and alpha-beta (``search.py``).
+
+Two players, per move: (1) a win at once, or the only replies to an opponent's threat to win;
+(2) the opening book (``book.py``); (3) VCF: a forced win by fours and capture-win threats;
+(4) VCT: a forced win by open threes and fours; (5) a null move: when the opponent, moving
+now, would have a VCF, only the moves after which it has none are searched; (6) iterative
+deepening PVS over the candidates (Zobrist transposition table, killers, history) to the
+deadline. Four players: a paranoid search (the side, with its partner, against the rest).
+
+The kernel cannot read a clock, so each call gets a node budget: the time share left times the
+nodes per second measured on the earlier calls (``clock.now()``, wall or CPU seconds).
+``iterations`` caps the nodes of the whole move, ``depth`` the alpha-beta depth; ``seed``
+breaks ties between near-equal moves. Without the compiled kernels (``QIPAN_KERNELS=0`` or no
+Numba) it plays as ``pente-classic`` (``agent.PenteAgent``) with the same limits."""
+
+from __future__ import annotations
+
+from ...agents import clock
+from ...agents.base import Agent
+from ...core.move import Move
+from .rules import PenteState
+
+#: Share of the move's time for each stage before alpha-beta (which gets the rest).
+VCF_SHARE, VCT_SHARE, SAFETY_SHARE = 0.10, 0.15, 0.20
+
+
+class PenteSearchAgent(Agent):
+    name = "pente"
+
+    def __init__(
+        self,
+        time=None,
+        iterations=None,
+        depth=None,
+        seed=None,
+        width: int = 12,
+        root_width: int = 24,
+        vcf_depth: int = 10,
+        vct_depth: int = 3,
+        book: bool = True,
+    ):
+        super().__init__(time=time, iterations=iterations, depth=depth, seed=seed)
+        if time is None and depth is None and iterations is None:
+            self.time = 1.0
+        self.width = width
+        self.root_width = root_width
+        self.vcf_depth = vcf_depth
+        self.vct_depth = vct_depth
+        self.book = book
+        #: Nodes per clock second, measured per stage (a first guess until measured).
+        self._rate = {"vcf": 40_000.0, "ab": 40_000.0}
+        self.nodes = 0
+        self.reached_depth = 0
+        self.stage = ""
+        self._deadline: float | None = None
+
+    # -- budgets -------------------------------------------------------------------------
+    def _budget(self, kind: str, share: float) -> int:
+        """Nodes for a stage: its share of the time left (or of the node limit left)."""
+        caps = []
+        if self._deadline is not None:
+            left = max(self._deadline - clock.now(), 0.0)
+            allowed = left if share >= 1 else min(left, share * (self.time or 0))
+            caps.append(int(self._rate[kind] * allowed))
+        if self.iterations is not None:
+            left_nodes = self.iterations - self.nodes
+            caps.append(int(left_nodes * share) if share < 1 else left_nodes)
+        if not caps:
+            return 50_000_000
+        return max(min(caps), 1)
+
+    def _run(self, kind: str, share: float, call, minimum: int = 1):
+        """Run ``call`` with a stage budget (at least ``minimum`` nodes); measure the node
+        rate; count the nodes."""
+        searcher = self._searcher
+        searcher.budget(max(self._budget(kind, share), minimum))
+        start = clock.now()
+        result = call()
+        spent = clock.now() - start
+        if spent > 0.005 and searcher.nodes > 50:
+            self._rate[kind] = 0.5 * self._rate[kind] + 0.5 * searcher.nodes / spent
+        self.nodes += searcher.nodes
+        return result
+
+    def _out_of_time(self) -> bool:
+        if self.iterations is not None and self.nodes >= self.iterations:
+            return True
+        return self._deadline is not None and clock.now() >= self._deadline
+
+    # -- entry point ---------------------------------------------------------------------
+    def select(self, state: PenteState) -> Move:
+        legal = state.legal_moves()
+        if len(legal) == 1:
+            return legal[0]
+        kernel = state.game.kernel()
+        if kernel is None:
+            return self._classic().select(state)
+        from .search import searcher_for
+
+        self._deadline = self.deadline()
+        self.nodes = 0
+        self.reached_depth = 0
+        self._kernel = kernel
+        self._searcher = searcher_for(kernel)
+        self._searcher.new_search()
+        s = kernel.state(state)
+        if state.num_players == 2:
+            code = self._two_players(state, s)
+        else:
+            code = self._many_players(s)
+        by_point: dict[int, Move] = {}
+        for m in legal:
+            by_point.setdefault(m.data[0], m)
+        return by_point.get(code & 1023) or legal[0]
+
+    def _classic(self) -> Agent:
+        from .agent import PenteAgent
+
+        return PenteAgent(time=self.time, iterations=self.iterations, depth=self.depth, seed=self.seed)
+
+    def _roots(self, s) -> list[int]:
+        moves, scores = self._searcher.root_moves(s)
+        # the seed breaks ties between near-equal moves (threat bonuses are far larger)
+        jittered = sorted(zip(moves, scores, strict=True), key=lambda ms: -(ms[1] + self.rng.randrange(8)))
+        return [m for m, _ in jittered]
+
+    # -- two players -------------------------------------------------------------------
+    def _two_players(self, state: PenteState, s) -> int:
+        searcher = self._searcher
+        roots = self._roots(s)
+        if len(roots) <= 1:
+            self.stage = "forced"
+            return roots[0]
+        if self.book:
+            from .book import book_move
+
+            move = book_move(state)
+            if move is not None:
+                self.stage = "book"
+                return move
+        if self.vcf_depth:
+            found = self._run("vcf", VCF_SHARE, lambda: searcher.vcf(s, self.vcf_depth))
+            if found >= 0 and not searcher.aborted:
+                self.stage = "vcf"
+                return found
+        if self.vct_depth and not self._out_of_time():
+            found = self._run(
+                "vcf", VCT_SHARE, lambda: searcher.vct(s, self.vct_depth, min(self.vcf_depth, 6))
+            )
+            if found >= 0 and not searcher.aborted:
+                self.stage = "vct"
+                return found
+        roots = roots[: self.root_width]
+        if self.vcf_depth and not self._out_of_time():
+            roots = self._safe(s, roots)
+        self.stage = "alphabeta"
+        return self._deepen(s, roots)
+
+    def _safe(self, s, roots: list[int]) -> list[int]:
+        """If the opponent, moving now, has a VCF: the roots after which it has none (all of
+        them when none is safe or time runs out first)."""
+        searcher = self._searcher
+        p = int(s[0])
+        s[0] = 1 - p  # a null move: what could the opponent force?
+        try:
+            threat = self._run("vcf", SAFETY_SHARE / 3, lambda: searcher.vcf(s, min(self.vcf_depth, 8)))
+        finally:
+            s[0] = p
+        if threat < 0 or searcher.aborted:
+            return roots
+        verdicts = self._run("vcf", SAFETY_SHARE, lambda: searcher.safe(s, roots, min(self.vcf_depth, 8)))
+        safe = [m for m, ok in zip(roots, verdicts, strict=True) if ok == 1]
+        unknown = [m for m, ok in zip(roots, verdicts, strict=True) if ok == -1]
+        return safe + unknown or roots
+
+    def _deepen(self, s, roots: list[int]) -> int:
+        searcher = self._searcher
+        best = roots[0]
+        max_depth = self.depth or 40
+        from .search import WIN
+
+        for depth in range(1, max_depth + 1):
+            if self._out_of_time():
+                break
+            start = clock.now()
+            # the first iteration always finishes: a move chosen by search, not by ordering alone
+            floor = 40 * len(roots) if depth == 1 else 1
+            index, values = self._run(
+                "ab", 1.0, lambda d=depth, r=roots: searcher.iterate(s, d, self.width, r), floor
+            )
+            if searcher.aborted:
+                break  # the unfinished iteration is not compared: the last one decides
+            best = roots[index]
+            self.reached_depth = depth
+            order = sorted(range(len(roots)), key=lambda k: (k != index, -values[k]))
+            roots = [roots[k] for k in order]
+            if abs(values[index]) >= WIN - 200:
+                break  # a forced win or loss: deeper search changes nothing
+            spent = clock.now() - start
+            if self._deadline is not None and clock.now() + 2.5 * spent > self._deadline:
+                break  # the next iteration would not finish
+        return best
+
+    # -- four players ------------------------------------------------------------------
+    def _many_players(self, s) -> int:
+        searcher = self._searcher
+        roots = self._roots(s)
+        if len(roots) <= 1:
+            return roots[0]
+        best = roots[0]
+        max_depth = self.depth or 12
+        for depth in range(1, max_depth + 1):
+            if self._out_of_time():
+                break
+            start = clock.now()
+            value, move = self._run("ab", 1.0, lambda d=depth: searcher.paranoid(s, d, 8))
+            if searcher.aborted or move < 0:
+                break
+            best = move
+            self.reached_depth = depth
+            spent = clock.now() - start
+            if self._deadline is not None and clock.now() + 3 * spent > self._deadline:
+                break
+        return best
