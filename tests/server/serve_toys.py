@@ -1,6 +1,6 @@
 """Run the qipan server with the toy test games registered (for subprocess tests).
 
-python tests/server/serve_toys.py PORT DB_URL"""
+python tests/server/serve_toys.py PORT DB_URL [REDIS_URL]  (with REDIS_URL: one of several processes)"""
 
 import sys
 from pathlib import Path
@@ -13,4 +13,5 @@ import qipan.server  # noqa: E402
 
 if __name__ == "__main__":
     register_toys()
-    qipan.server.run(port=int(sys.argv[1]), db=sys.argv[2], log_level="warning")
+    redis = sys.argv[3] if len(sys.argv) > 3 else None
+    qipan.server.run(port=int(sys.argv[1]), db=sys.argv[2], log_level="warning", redis=redis)

@@ -6,6 +6,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -59,39 +60,53 @@ def free_port() -> int:
 class ServerProcess:
     """The real server (uvicorn) in a subprocess, with the toy games registered."""
 
-    def __init__(self, db_url: str, port: int | None = None):
+    def __init__(self, db_url: str, port: int | None = None, redis_url: str | None = None, env=None):
         self.db_url = db_url
         self.port = port or free_port()
+        self.redis_url = redis_url
+        self.env = env or {}
         self.proc: subprocess.Popen | None = None
 
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> ServerProcess:
-        import httpx
-
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    def start(self, wait: bool = True) -> ServerProcess:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
+        args = [sys.executable, str(HERE / "serve_toys.py"), str(self.port), self.db_url]
+        # The log goes to a file: a pipe nobody reads would stop a talkative server.
+        self.log = tempfile.TemporaryFile()
         self.proc = subprocess.Popen(
-            [sys.executable, str(HERE / "serve_toys.py"), str(self.port), self.db_url],
+            args + ([self.redis_url] if self.redis_url else []),
             env=env,
-            stdout=subprocess.PIPE,
+            stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        for _ in range(300):
+        return self.wait_ready() if wait else self
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")
+
+    def wait_ready(self, seconds: float = 120.0) -> ServerProcess:
+        """Until the server answers (it takes a while to import on a busy machine)."""
+        import httpx
+
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError("server exited:\n" + self.proc.stdout.read().decode())
+                raise RuntimeError("server exited:\n" + self.output())
             try:
                 if httpx.get(self.base + "/healthz", timeout=0.5).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass
             time.sleep(0.05)
-        raise RuntimeError("server did not start")
+        raise RuntimeError("server did not start:\n" + self.output())
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(timeout=10)
-        if self.proc and self.proc.stdout:
-            self.proc.stdout.close()
+        if self.proc:
+            self.log.close()

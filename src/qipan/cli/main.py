@@ -294,14 +294,31 @@ def solve():
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
-@click.option("--db", default=None, help="database URL (default: SQLite in the user data directory)")
-def serve(host, port, db):
+@click.option(
+    "--db",
+    default=None,
+    help="database URL, e.g. postgresql://user@host/db (default: SQLite in the user data directory)",
+)
+@click.option(
+    "--redis",
+    default=None,
+    metavar="URL",
+    help="redis://host:port: one of several processes serving the same --db (PostgreSQL)",
+)
+def serve(host, port, db, redis):
     """Run the web app: play in the browser, online and against bots."""
     try:
         from ..server import run
     except ImportError as exc:
         raise QipanError(f"the server needs its extra: pip install 'qipan[server]' ({exc})") from exc
-    run(host=host, port=port, db=db)
+    if redis is not None:
+        if not redis.startswith(("redis://", "rediss://", "unix://")):
+            raise QipanError(f"--redis takes a redis:// URL, not {redis!r}")
+        if db is None or not db.startswith(("postgresql", "postgres://")):
+            raise QipanError(
+                "several processes (--redis) share one PostgreSQL database: give --db postgresql://..."
+            )
+    run(host=host, port=port, db=db, redis=redis)
 
 
 def _add_package_commands() -> None:

@@ -9,10 +9,16 @@ __all__ = ["create_app", "run"]
 
 
 def run(
-    host: str = "127.0.0.1", port: int = 8000, db: str | None = None, log_level: str = "info", limits=None
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    log_level: str = "info",
+    limits=None,
+    redis: str | None = None,
 ) -> None:
     """Serve the app with uvicorn until interrupted (``qipan serve``); ``limits`` is a
-    ``qipan.server.limits.Limits`` (the defaults otherwise)."""
+    ``qipan.server.limits.Limits`` (the defaults otherwise); ``redis`` a ``redis://`` URL
+    for one of several processes sharing ``db`` (see docs/server.md)."""
     import sys
 
     import uvicorn
@@ -23,7 +29,7 @@ def run(
 
     # No per-message deflate: on a LAN or loopback it costs more CPU than it saves.
     uvicorn.run(
-        create_app(db, limits=limits),
+        create_app(db, limits=limits, redis_url=redis),
         host=host,
         port=port,
         log_level=log_level,

@@ -37,16 +37,22 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 log = logging.getLogger("qipan.server")
 
 
-def create_app(db_url: str | None = None, bot_workers: int = 2, limits: Limits | None = None) -> FastAPI:
+def create_app(
+    db_url: str | None = None,
+    bot_workers: int = 2,
+    limits: Limits | None = None,
+    redis_url: str | None = None,
+) -> FastAPI:
     """The app; ``db_url`` is a SQLAlchemy URL (SQLite by default, or PostgreSQL); ``limits``
-    bound what one client may send (``Limits()`` by default)."""
+    bound what one client may send (``Limits()`` by default); ``redis_url`` (``redis://``)
+    makes this one of several processes serving the same database (docs/server.md)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         _load_games()
         log.info("compiled kernels ready (CPU s): %s", warm_up())  # not on a player's first move
         storage = Storage(db_url)
-        manager = Manager(storage, bot_workers=bot_workers)
+        manager = Manager(storage, bot_workers=bot_workers, redis_url=redis_url)
         app.state.manager = manager
         app.state.site = Site(manager)  # before start: resumed games that end get rated
         await manager.start()

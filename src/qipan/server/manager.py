@@ -6,7 +6,15 @@ Game state changes on the event loop thread only. Storage calls run in a small t
 pool (``db_workers``) so one game's database round trips do not stall the others. Each
 game has an ``asyncio.Lock`` held across validate -> change -> store -> tell: a second
 change of the same game waits for the first, and readers wait for a change in progress,
-so nobody sees a change before it is stored. A failed write rolls the game back."""
+so nobody sees a change before it is stored. A failed write rolls the game back.
+
+With ``redis_url`` several processes serve one PostgreSQL database (docs/server.md, "Several
+processes"): every write is made against the game's stored version, so the store serialises
+the processes' changes of a game (a change made against an old version is refused, the
+game catches up from the store and the change is tried again); every stored change is
+published (pubsub.py) and the other processes apply it to their copy of the game and tell
+their own listeners; a game's bots, clocks and ticks run only in the process holding its
+lease (lease.py)."""
 
 from __future__ import annotations
 
@@ -26,8 +34,9 @@ from . import updates
 from .clock import Clock, ClockError
 from .errors import ApiError
 from .inputs import scrub
+from .lease import LEASE_SECONDS, Leases
 from .session import Session, bot_limits, bot_name, bot_request, new_game_id, new_token
-from .storage import StaleMove, Storage, StoredGame
+from .storage import GameChanged, StaleMove, Storage, StoredGame, StoredMove
 
 log = logging.getLogger("qipan.server")
 
@@ -38,6 +47,8 @@ MAX_CACHED = 2000
 HEARTBEAT_SECONDS = 1.0
 #: Processes silent for longer than this are forgotten.
 PROCESS_MEMORY = 7 * 24 * 3600.0
+#: Times a change is tried against a game that other processes keep changing meanwhile.
+CHANGE_ATTEMPTS = 4
 
 
 class Connection:
@@ -51,7 +62,13 @@ class Connection:
 
 
 class Manager:
-    def __init__(self, storage: Storage, bot_workers: int = 2, db_workers: int | None = None):
+    def __init__(
+        self,
+        storage: Storage,
+        bot_workers: int = 2,
+        db_workers: int | None = None,
+        redis_url: str | None = None,
+    ):
         self.storage = storage
         self.sessions: dict[str, Session] = {}
         self.listeners: dict[str, set[Connection]] = {}
@@ -64,27 +81,62 @@ class Manager:
         self.process = new_game_id() + new_game_id()
         #: Called with the session after every stored change (the site rates finished games).
         self.on_change: list = []
+        #: With several processes: the change messages (Redis) and this process's leases.
+        self.bus = None
+        self.leases: Leases | None = None
+        #: The latest version heard of each game (also of games not loaded here).
+        self.heard: dict[str, int] = {}
+        if redis_url:
+            from .pubsub import Bus, channel_for
+
+            channel = channel_for(storage.engine.url.database)
+            self.bus = Bus(redis_url, self.process, self._heard_change, self._catch_up_all, channel)
+            self.leases = Leases(self.process)
 
     # -- lifecycle ---------------------------------------------------------------------
     async def start(self) -> None:
-        """Resume every unfinished game: replay it, restart its clock, wake its bots."""
+        """Resume every unfinished game: replay it, restart its clock, wake its bots. With
+        several processes, only the games whose lease nobody alive holds."""
         now = time.time()
         # When the server was last known to run (before this process): the downtime since
         # then is not charged to running clocks, the time before it is.
         alive_until = await self._db(self.storage.last_alive, self.process)
         await self._db(self.storage.heartbeat, self.process, now, now - PROCESS_MEMORY)
+        if self.bus is not None:
+            self.leases.beat(now)
+            await self.bus.start()
+            game_ids = await self._db(self.storage.claim_orphans, self.process, now - LEASE_SECONDS, None)
+            self.leases.held.update(game_ids)
+        else:
+            game_ids = await self._db(self.storage.unfinished_ids)
         self._spawn(self._heartbeats())
-        for game_id in await self._db(self.storage.unfinished_ids):
-            try:
-                session = await self._load(game_id)
-            except Exception:  # a game whose rules changed must not stop the server
-                log.exception("cannot resume game %s", game_id)
-                continue
-            if session.clock and session.clock.running is not None and not session.clock.wall:
+        for game_id in game_ids:
+            await self._resume(game_id, alive_until)
+
+    async def _resume(self, game_id: str, alive_until: float | None) -> None:
+        """Start running a game here: at start, or taken over from a process that died
+        (``alive_until`` None: the server ran meanwhile, so its clocks ran too)."""
+        try:
+            session = await self._load(game_id)
+            if self.bus is not None:  # it may have changed since this process loaded it
+                async with self._lock(game_id):
+                    await self._catch_up(session)
+        except Exception:  # a game whose rules changed must not stop the server
+            log.exception("cannot resume game %s", game_id)
+            return
+
+        async def resume(session: Session) -> None:
+            clock = session.clock
+            resumed = False
+            if alive_until is not None and clock and clock.running is not None and not clock.wall:
                 # Time does not run while the server is down (except a correspondence clock's).
-                session.clock.resume(now, alive_until)
-            async with self._changing(session):
-                await self._commit(session)
+                since = clock.since
+                clock.resume(time.time(), alive_until)
+                resumed = clock.since != since
+            await self._commit(session, persist=resumed and self.bus is not None)
+
+        with contextlib.suppress(ApiError):  # e.g. the store is down: the next beat retries
+            await self._change(session, resume)
 
     async def stop(self) -> None:
         for handle in self.timers.values():
@@ -93,15 +145,42 @@ class Manager:
             task.cancel()
         with contextlib.suppress(ApiError):  # the last moment clocks ran here
             await self._db(self.storage.heartbeat, self.process, time.time())
+        if self.bus is not None:
+            await self.bus.stop()
+            with contextlib.suppress(ApiError):  # the others take our games over at once
+                await self._db(self.storage.release_lease, None, self.process)
         self.pool.shutdown(wait=False, cancel_futures=True)
         self.db.shutdown(wait=True)  # writes under way finish
 
     async def _heartbeats(self) -> None:
-        """Tell the store every HEARTBEAT_SECONDS that this process runs (see ``start``)."""
+        """Tell the store every HEARTBEAT_SECONDS that this process runs (see ``start``);
+        with several processes that renews our leases, and we take over the games of
+        processes that stopped beating."""
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
             with contextlib.suppress(ApiError):  # the store is down: the next beat retries
-                await self._db(self.storage.heartbeat, self.process, time.time())
+                now = time.time()
+                await self._db(self.storage.heartbeat, self.process, now)
+                if self.leases is not None:
+                    await self._keep_leases(now)
+
+    async def _keep_leases(self, now: float) -> None:
+        if self.leases.beat(now):  # late: some of our games may have been taken over
+            still = await self._db(self.storage.leases_of, self.process)
+            for game_id in self.leases.keep_only(still):
+                log.warning("game %s: its lease went to another process", game_id)
+                handle = self.timers.pop(game_id, None)
+                if handle:
+                    handle.cancel()
+        claimed = await self._db(self.storage.claim_orphans, self.process, now - LEASE_SECONDS)
+        for game_id in claimed:
+            log.info("game %s: taken over from a process that stopped", game_id)
+            self.leases.held.add(game_id)
+            await self._resume(game_id, None)
+
+    def _runs(self, session: Session) -> bool:
+        """Whether this process runs the game's bots, clocks and ticks (its lease)."""
+        return self.leases is None or self.leases.holds(session.id)
 
     # -- storage and locks -------------------------------------------------------------
     async def _db(self, call, *args, **kwargs):
@@ -110,7 +189,7 @@ class Manager:
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self.db, functools.partial(call, *args, **kwargs))
-        except StaleMove:
+        except (StaleMove, GameChanged):
             raise
         except Exception as exc:
             log.exception("storage call %s failed", getattr(call, "__name__", call))
@@ -134,6 +213,22 @@ class Manager:
             except BaseException:
                 session.roll_back(snap)
                 raise
+
+    async def _change(self, session: Session, body):
+        """Run ``await body(session)`` as one change of the game, under its lock. When the
+        store refuses the write because another process changed the game since this one
+        last heard of it (GameChanged), the game catches up from the store and ``body``
+        runs again, against the new position (so it checks again what it checked)."""
+        for _ in range(CHANGE_ATTEMPTS):
+            try:
+                async with self._changing(session):
+                    if self.bus is not None and not self.bus.connected:
+                        await self._catch_up(session)  # deaf to the others: ask the store
+                    return await body(session)
+            except GameChanged:
+                async with self._lock(session.id):
+                    await self._catch_up(session)
+        raise ApiError(503, "the game kept changing while this change was stored; try again")
 
     async def _settled(self, game_id: str) -> None:
         """Wait until a change of this game that is being stored is done (or undone). The
@@ -167,6 +262,8 @@ class Manager:
                 raise ApiError(500, f"game {game_id} cannot be replayed: {exc}") from exc
             self.sessions[game_id] = session
             self._forget_old_games()
+            if self.heard.get(game_id, -1) > session.version:  # changed while we read it
+                self._spawn(self._catch_up_locked(game_id))
         return session
 
     def _forget_old_games(self) -> None:
@@ -270,7 +367,10 @@ class Manager:
         self._settle(session, now)
         stored.clock, stored.result = _clock(session), _result(session)
         stored.moves = opening
-        await self._db(self.storage.create_game, stored)
+        holder = self.process if self.leases is not None else None
+        await self._db(self.storage.create_game, stored, holder)
+        if self.leases is not None:
+            self.leases.held.add(stored.id)
         session.epoch += 1
         self.sessions[stored.id] = session
         self._notify(session, now)
@@ -332,8 +432,7 @@ class Manager:
         name = _name(name)
         if invite is not None and (not isinstance(invite, str) or not invite):
             raise ApiError(400, "invite must be the code from an invite link")
-        async with self._changing(session):
-            return await self._join(session, token, seat, name, invite)
+        return await self._change(session, lambda s: self._join(s, token, seat, name, invite))
 
     async def _join(
         self, session: Session, token: str | None, seat: Any, name: str | None, invite: str | None = None
@@ -389,28 +488,35 @@ class Manager:
             raise ApiError(400, 'send the move as notation text: {"move": "d2", "ply": 0}')
         if ply is not None and (isinstance(ply, bool) or not isinstance(ply, int)):
             raise ApiError(400, "ply must be a whole number (the number of moves played so far)")
-        async with self._changing(session):
+
+        async def play(session: Session) -> bool:
             # Checked under the lock: a second move for the same ply waits here and then
             # finds the game one ply further.
             seat = session.require_seat(token)
             session.require_active()
-            if not await self._check_time(session):
-                if session.realtime_tick and session.seats[seat]["kind"] == "human":
-                    # Real time: the move waits for the seat's next tick (the timer plays it),
-                    # so ticks follow the clock, never the clicks.
-                    session.queue_move(seat, text)
-                    return session
-                if ply is not None and ply != session.state.ply:
-                    raise ApiError(
-                        409,
-                        f"stale move: it was sent for ply {ply} but the game is at ply {session.state.ply}",
-                    )
-                if session.state.to_move != seat:
-                    raise ApiError(
-                        403, f"it is not your turn: {session.name(session.state.to_move)} is to move"
-                    )
-                await self._play(session, seat, text)
-                return session
+            if await self._check_time(session):
+                return False
+            if session.realtime_tick and session.seats[seat]["kind"] == "human" and self._runs(session):
+                # Real time: the move waits for the seat's next tick (the timer plays it),
+                # so ticks follow the clock, never the clicks.
+                session.queue_move(seat, text)
+                return True
+            if ply is not None and ply > session.state.ply and self.bus is not None:
+                # The client saw a later position (through another process) than we have
+                # heard of yet: catch up from the store and check again.
+                raise GameChanged(f"the client is at ply {ply}, this process at {session.state.ply}")
+            if ply is not None and ply != session.state.ply:
+                raise ApiError(
+                    409,
+                    f"stale move: it was sent for ply {ply} but the game is at ply {session.state.ply}",
+                )
+            if session.state.to_move != seat:
+                raise ApiError(403, f"it is not your turn: {session.name(session.state.to_move)} is to move")
+            await self._play(session, seat, text)
+            return True
+
+        if await self._change(session, play):
+            return session
         raise ApiError(409, f"the game is over ({session.result.reason})")
 
     async def _play(self, session: Session, seat: int, text: str) -> None:
@@ -430,26 +536,31 @@ class Manager:
                 session.status,
                 _result(session),
                 _clock(session),
+                session.version,
             )
         except StaleMove as exc:
             raise ApiError(409, f"stale move: {exc}") from exc
+        session.stored.version += 1
         session.stored.moves.extend(played)
         session.epoch += 1
+        self._publish(session, first, now)
         self._notify(session, now)
 
     async def resign(self, game_id: str, token: str | None) -> Session:
         session = await self._load(game_id)
-        async with self._changing(session):
+
+        async def resign(session: Session) -> None:
             seat = session.require_seat(token)
             session.require_active()
             session.finish(session.others_win(seat, f"{session.name(seat)} resigned"))
             await self._commit(session, persist=True)
+
+        await self._change(session, resign)
         return session
 
     async def draw(self, game_id: str, token: str | None, action: Any) -> Session:
         session = await self._load(game_id)
-        async with self._changing(session):
-            await self._draw(session, token, action)
+        await self._change(session, lambda s: self._draw(s, token, action))
         return session
 
     async def _draw(self, session: Session, token: str | None, action: Any) -> None:
@@ -474,8 +585,7 @@ class Manager:
         """Take back moves by agreement: to just before the asking seat's last move.
         Bots always agree."""
         session = await self._load(game_id)
-        async with self._changing(session):
-            await self._undo(session, token, action)
+        await self._change(session, lambda s: self._undo(s, token, action))
         return session
 
     async def _undo(self, session: Session, token: str | None, action: Any) -> None:
@@ -504,11 +614,14 @@ class Manager:
                     self.storage.truncate_moves,
                     session.id,
                     keep,
+                    version=session.version,
                     status=session.status,
                     seats=session.seats,
                     result=_result(session),
                     clock=_clock(session),
                 )
+                session.stored.version += 1
+                self._publish(session, keep, now)
                 self._notify(session, now)
                 return
         else:
@@ -542,21 +655,148 @@ class Manager:
             await self._db(
                 self.storage.update_game,
                 session.id,
+                version=session.version,
                 status=session.status,
                 seats=session.seats,
                 result=_result(session),
                 clock=_clock(session),
             )
+            session.stored.version += 1
+            self._publish(session, len(session.stored.moves), now)
         self._notify(session, now)
 
     def _notify(self, session: Session, now: float) -> None:
         """After a stored change: schedule timers and bots, tell the listeners."""
-        session.version += 1
-        self._schedule_timer(session, now)
-        self._schedule_bot(session)
+        self._schedule(session, now)
         self._spawn(self.broadcast(session))
         for hook in self.on_change:
             hook(session)
+
+    def _schedule(self, session: Session, now: float) -> None:
+        """Timers and bots, where this process runs the game."""
+        if not self._runs(session):
+            return
+        self._schedule_timer(session, now)
+        self._schedule_bot(session)
+        if session.status == "over" and self.leases is not None:
+            self.leases.held.discard(session.id)
+            self._spawn(self._release(session.id))
+
+    async def _release(self, game_id: str) -> None:
+        with contextlib.suppress(ApiError):  # left over: claims skip finished games
+            await self._db(self.storage.release_lease, game_id, self.process)
+
+    # -- several processes -------------------------------------------------------------
+    def _publish(self, session: Session, moves_from: int, now: float) -> None:
+        """Tell the other processes a change just stored: the game row, the moves from
+        ``moves_from`` on (an undo sends none from the point it went back to), the offers."""
+        if self.bus is None:
+            return
+        self.heard[session.id] = session.version
+        row = session.stored
+        self.bus.publish(
+            {
+                "id": row.id,
+                "version": row.version,
+                "moves_from": moves_from,
+                "moves": [[m.text, m.player, m.spent] for m in row.moves[moves_from:]],
+                "status": row.status,
+                "public": row.public,
+                "seats": row.seats,
+                "clock": row.clock if session.clock is None else session.clock.to_dict(),
+                "result": _result(session),
+                "updated": now,
+                "offers": {
+                    "draw": sorted(session.offers["draw"]),
+                    "undo": sorted(session.offers["undo"]),
+                    "undo_to": session.offers["undo_to"],
+                },
+            }
+        )
+
+    def _heard_change(self, message: dict) -> None:
+        """A change another process stored (from the bus)."""
+        game_id, version = message.get("id"), message.get("version")
+        if not isinstance(game_id, str) or not isinstance(version, int):
+            return
+        if len(self.heard) > 100_000:  # only a hint for games being loaded: start afresh
+            self.heard.clear()
+        self.heard[game_id] = max(version, self.heard.get(game_id, -1))
+        session = self.sessions.get(game_id)
+        if session is not None and version > session.version:
+            self._spawn(self._apply_heard(session, message))
+
+    async def _apply_heard(self, session: Session, message: dict) -> None:
+        async with self._lock(session.id):
+            if message["version"] <= session.version:  # already caught up from the store
+                return
+            if message["version"] != session.version + 1:  # a change was missed: ask the store
+                await self._catch_up(session)
+                return
+            row = session.stored
+            stored = StoredGame(
+                row.id,
+                row.game,
+                row.options,
+                row.players,
+                row.seed,
+                message["status"],
+                message["public"],
+                message["seats"],
+                message["clock"],
+                message["result"],
+                row.realtime,
+                row.created,
+                message["updated"],
+                [StoredMove(message["moves_from"] + i, *m) for i, m in enumerate(message["moves"])],
+                message["version"],
+            )
+            try:
+                session.catch_up(stored, message["moves_from"], message["offers"])
+            except QipanError:
+                log.exception("game %s: a change heard does not replay; reading the store", session.id)
+                await self._catch_up(session)
+                return
+            self._after_catch_up(session)
+
+    async def _catch_up(self, session: Session) -> None:
+        """Bring the game to what the store holds (the caller holds its lock)."""
+        stored = await self._db(self.storage.get_game, session.id)
+        if stored is None or stored.version == session.version:
+            return
+        for seat in stored.seats:
+            seat["name"] = scrub(seat.get("name"))
+        try:
+            session.catch_up(stored)
+        except QipanError:
+            log.exception("game %s no longer replays; forgetting it here", session.id)
+            self.sessions.pop(session.id, None)
+            return
+        self._after_catch_up(session)
+
+    async def _catch_up_locked(self, game_id: str) -> None:
+        session = self.sessions.get(game_id)
+        if session is not None:
+            with contextlib.suppress(ApiError):
+                async with self._lock(game_id):
+                    await self._catch_up(session)
+
+    def _after_catch_up(self, session: Session) -> None:
+        """Another process changed the game: run what is ours to run, tell our listeners."""
+        self._schedule(session, time.time())
+        self._spawn(self.broadcast(session))
+
+    async def _catch_up_all(self) -> None:
+        """After (re)subscribing: every game loaded here catches up with the store (changes
+        told while this process could not hear them are in the store)."""
+        ids = list(self.sessions)
+        for i in range(0, len(ids), 500):
+            chunk = ids[i : i + 500]
+            stored = await self._db(self.storage.versions, chunk)
+            for game_id in chunk:
+                session = self.sessions.get(game_id)
+                if session is not None and stored.get(game_id, session.version) != session.version:
+                    await self._catch_up_locked(game_id)
 
     async def _check_time(self, session: Session) -> bool:
         """End the game if the seat to move has run out of time (under the game's lock)."""
@@ -597,17 +837,24 @@ class Manager:
 
     async def _timer_fired(self, session: Session, epoch: int) -> None:
         retry = 0.0
+
+        async def fire(session: Session) -> bool:
+            if not self._runs(session):  # the lease went to another process
+                return True
+            if await self._check_time(session) or session.epoch != epoch or session.status != "active":
+                return True
+            tick = session.realtime_tick
+            seat = session.state.to_move
+            if tick and seat is not None and seat >= 0:
+                # The seat's move for this tick: the first it queued that is still legal,
+                # else (it let the tick pass) the server plays its idle move for it.
+                await self._play(session, seat, session.next_queued(seat) or session.idle_move)
+                return True
+            return False
+
         try:
-            async with self._changing(session):
-                if await self._check_time(session) or session.epoch != epoch or session.status != "active":
-                    return
-                tick = session.realtime_tick
-                seat = session.state.to_move
-                if tick and seat is not None and seat >= 0:
-                    # The seat's move for this tick: the first it queued that is still legal,
-                    # else (it let the tick pass) the server plays its idle move for it.
-                    await self._play(session, seat, session.next_queued(seat) or session.idle_move)
-                    return
+            if await self._change(session, fire):
+                return
         except ApiError as exc:
             log.warning("game %s: timer: %s", session.id, exc.message)
             retry = 1.0  # e.g. the store is down: try again in a second, not at once
@@ -638,14 +885,19 @@ class Manager:
             text = random.Random(epoch).choice(session.state.legal_moves()).text
         finally:
             session.bot_thinking = False
+
+        async def play(session: Session) -> None:
+            if not self._runs(session):  # the lease went to another process
+                return
+            if session.epoch != epoch or session.status != "active" or session.state.to_move != seat:
+                self._schedule_bot(session)  # the position changed meanwhile (undo, resignation)
+                return
+            if await self._check_time(session):
+                return
+            await self._play(session, seat, text)
+
         try:
-            async with self._changing(session):
-                if session.epoch != epoch or session.status != "active" or session.state.to_move != seat:
-                    self._schedule_bot(session)  # the position changed meanwhile (undo, resignation)
-                    return
-                if await self._check_time(session):
-                    return
-                await self._play(session, seat, text)
+            await self._change(session, play)
         except ApiError as exc:
             log.error("game %s: the bot's move %r was rejected: %s", session.id, text, exc.message)
             if exc.status >= 500:  # not stored: think again in a second

@@ -9,6 +9,8 @@ from alembic import command
 from alembic.config import Config
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+#: The PostgreSQL advisory lock key that serialises migrations ("qipan" in ASCII).
+MIGRATION_LOCK = 0x716970616E
 
 
 def alembic_config() -> Config:
@@ -37,6 +39,10 @@ def _run(engine: sa.Engine, step, revision: str) -> None:
             conn.commit()
         try:
             with conn.begin():
+                if engine.dialect.name == "postgresql":
+                    # Several processes starting at once: one migrates, the others wait and
+                    # then find the schema up to date (held until this transaction ends).
+                    conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
                 cfg.attributes["connection"] = conn
                 step(cfg, revision)
         finally:

@@ -87,8 +87,6 @@ class Session:
     offers: dict = field(default_factory=lambda: {"draw": set(), "undo": set(), "undo_to": None})
     #: Bumped whenever the position changes (move or undo): stale bot results are dropped.
     epoch: int = 0
-    #: Bumped after every stored change: the state version clients hold (see updates.py).
-    version: int = 0
     spent: list[float | None] = field(default_factory=list)
     agents: dict[int, Any] = field(default_factory=dict)
     bot_thinking: bool = False
@@ -118,9 +116,64 @@ class Session:
             session.result = state.outcome
         return session
 
+    def catch_up(self, stored: StoredGame, moves_from: int = 0, offers: dict | None = None) -> bool:
+        """Become the game as another process stored it: ``stored`` holds its row and its
+        moves from ply ``moves_from`` on. Moves the two share are kept, the rest taken back
+        and played (through the rules, so a record that no longer replays raises
+        QipanError). True if the position changed. Offers are not stored: they come with a
+        change message, or are cleared when the position changed."""
+        local = self.stored.moves
+        new = stored.moves
+        same = 0
+        while (
+            same < len(new)
+            and moves_from + same < len(local)
+            and (local[moves_from + same].text, local[moves_from + same].player)
+            == (new[same].text, new[same].player)
+        ):
+            same += 1
+        cut = moves_from + same
+        changed = cut < len(local) or same < len(new)
+        if changed:
+            self.take_back(len(local) - cut)
+            for m in new[same:]:
+                self.state.play(m.text)
+                self.spent.append(m.spent)
+            self.stored.moves = local[:cut] + new[same:]
+            self.epoch += 1
+            self.turn_started = stored.updated or time.time()
+        row = self.stored
+        row.status, row.public, row.seats = stored.status, stored.public, stored.seats
+        row.clock, row.result, row.updated, row.version = (
+            stored.clock,
+            stored.result,
+            stored.updated,
+            stored.version,
+        )
+        self.clock = Clock.from_dict(stored.clock) if stored.clock else None
+        if stored.result:
+            self.result = Outcome.from_dict(stored.result)
+        else:
+            self.result = self.state.outcome
+        if offers is not None:
+            self.offers = {
+                "draw": set(offers.get("draw", ())),
+                "undo": set(offers.get("undo", ())),
+                "undo_to": offers.get("undo_to"),
+            }
+        elif changed:
+            self.offers = {"draw": set(), "undo": set(), "undo_to": None}
+        return changed
+
     @property
     def id(self) -> str:
         return self.stored.id
+
+    @property
+    def version(self) -> int:
+        """The stored version (bumped by every stored change): the state version clients
+        hold (see updates.py), the same in every serving process."""
+        return self.stored.version
 
     @property
     def seats(self) -> list[dict]:

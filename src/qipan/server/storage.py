@@ -3,7 +3,13 @@ underneath, so SQLite (the default, zero setup) and PostgreSQL share one impleme
 
 A game row holds its setup (game id, options, players, seed), its seats, clocks and
 result; every move is its own row keyed by (game_id, ply), appended in a transaction that
-first checks the ply, so a duplicate or stale move is rejected and never applied twice."""
+first checks the ply, so a duplicate or stale move is rejected and never applied twice.
+
+Several serving processes may share one database (PostgreSQL): every change of a game is
+written against the game's ``version`` (``UPDATE ... WHERE version = :seen``, which takes
+the row lock until commit), so two processes' changes of one game are serialised and the
+one made against an old version is refused (``GameChanged``) rather than stored. A game's
+lease (``game_leases``) names the process that runs its bots, clocks and ticks."""
 
 from __future__ import annotations
 
@@ -35,6 +41,8 @@ games_table = sa.Table(
     sa.Column("realtime", sa.Float, nullable=True),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("updated", sa.Float, nullable=False, index=True),
+    # Bumped by every stored change (see the module's docstring).
+    sa.Column("version", sa.BigInteger, nullable=False, server_default="0"),
 )
 
 moves_table = sa.Table(
@@ -57,6 +65,21 @@ processes_table = sa.Table(
     sa.Column("started", sa.Float, nullable=False),
     sa.Column("alive", sa.Float, nullable=False, index=True),
 )
+
+
+leases_table = sa.Table(
+    "game_leases",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    # The process running the game's bots, clocks and ticks while its heartbeat is fresh.
+    sa.Column("holder", sa.String(32), nullable=False, index=True),
+    sa.Column("since", sa.Float, nullable=False),
+)
+
+
+class GameChanged(Exception):
+    """The game was changed (by another process) since the version a change was made
+    against: nothing was stored; the caller catches up and tries again."""
 
 
 class StaleMove(Exception):
@@ -88,6 +111,8 @@ class StoredGame:
     created: float = 0.0
     updated: float = 0.0
     moves: list[StoredMove] = field(default_factory=list)
+    #: The stored version: bumped by every stored change.
+    version: int = 0
 
 
 def normalise_url(url: str) -> str:
@@ -145,16 +170,20 @@ class Storage:
                 result=sa.bindparam("result", type_=sa.JSON),
                 clock=sa.bindparam("clock", type_=sa.JSON),
                 updated=sa.bindparam("now"),
+                version=games_table.c.version + 1,
             )
+        )
+        self._update_after_move_at = self._update_after_move.where(
+            games_table.c.version == sa.bindparam("seen")
         )
 
     def close(self) -> None:
         self.engine.dispose()
 
     # -- games -------------------------------------------------------------------------
-    def create_game(self, game: StoredGame) -> None:
+    def create_game(self, game: StoredGame, holder: str | None = None) -> None:
         """Insert the game row and its first moves (``game.moves``: chance moves the server
-        played at once) in one transaction."""
+        played at once) in one transaction; with ``holder``, that process's lease on it."""
         now = time.time()
         game.created = game.updated = now
         with self.engine.begin() as conn:
@@ -173,16 +202,20 @@ class Storage:
                     realtime=game.realtime,
                     created=now,
                     updated=now,
+                    version=game.version,
                 )
             )
             if game.moves:
                 conn.execute(self._insert_move, _move_rows(game.id, 0, game.moves, now))
+            if holder is not None:
+                conn.execute(leases_table.insert().values(game_id=game.id, holder=holder, since=now))
 
-    def update_game(self, game_id: str, **fields: Any) -> None:
-        """Change a game's status, seats, clock or result."""
+    def update_game(self, game_id: str, version: int | None = None, **fields: Any) -> None:
+        """Change a game's status, seats, clock or result; with ``version``, only if the game
+        is still at that version (GameChanged otherwise)."""
         fields["updated"] = time.time()
         with self.engine.begin() as conn:
-            conn.execute(games_table.update().where(games_table.c.id == game_id).values(**fields))
+            _update_at(conn, game_id, version, fields)
 
     def get_game(self, game_id: str) -> StoredGame | None:
         with self.engine.connect() as conn:
@@ -209,6 +242,14 @@ class Storage:
             query = query.where(games_table.c.public.is_(True))
         with self.engine.connect() as conn:
             return [_game_from_row(row) for row in conn.execute(query).mappings()]
+
+    def versions(self, game_ids: list[str]) -> dict[str, int]:
+        """The stored version of each of these games (those that exist)."""
+        if not game_ids:
+            return {}
+        query = sa.select(games_table.c.id, games_table.c.version).where(games_table.c.id.in_(game_ids))
+        with self.engine.connect() as conn:
+            return dict(conn.execute(query).all())
 
     def unfinished_ids(self) -> list[str]:
         with self.engine.connect() as conn:
@@ -245,32 +286,108 @@ class Storage:
         status: str,
         result: dict | None,
         clock: dict | None,
+        version: int | None = None,
     ) -> None:
         """Append moves starting at ``first_ply`` and set the game's status, result and
-        clock, all in one transaction. The primary key (game_id, ply) makes a duplicate or
-        stale ply fail: StaleMove is raised and nothing is stored. (The server checks the
-        ply against the live game first, so there are never gaps.)"""
+        clock, all in one transaction. With ``version``, only if the game is still at that
+        version: the row update comes first and holds the row lock, so another process's
+        change of the game waits, then finds a new version (GameChanged, nothing stored).
+        The primary key (game_id, ply) makes a duplicate or stale ply fail too: StaleMove
+        is raised and nothing is stored. (The server checks the ply against the live game
+        first, so there are never gaps.)"""
         now = time.time()
         rows = _move_rows(game_id, first_ply, moves, now)
+        values = {"gid": game_id, "status": status, "result": result, "clock": clock, "now": now}
         try:
             with self.engine.begin() as conn:
+                if version is None:
+                    conn.execute(self._update_after_move, values)
+                elif conn.execute(self._update_after_move_at, values | {"seen": version}).rowcount != 1:
+                    raise GameChanged(f"game {game_id} is no longer at version {version}")
                 if rows:
                     conn.execute(self._insert_move, rows)
-                conn.execute(
-                    self._update_after_move,
-                    {"gid": game_id, "status": status, "result": result, "clock": clock, "now": now},
-                )
         except IntegrityError as exc:
             raise StaleMove(f"ply {first_ply} was already played") from exc
 
-    def truncate_moves(self, game_id: str, keep: int, **game_fields: Any) -> None:
-        """Delete every move from ply ``keep`` on (an agreed undo), with the game row update."""
+    def truncate_moves(self, game_id: str, keep: int, version: int | None = None, **game_fields: Any) -> None:
+        """Delete every move from ply ``keep`` on (an agreed undo), with the game row update
+        (only at ``version``, as in ``update_game``)."""
         game_fields["updated"] = time.time()
         with self.engine.begin() as conn:
+            _update_at(conn, game_id, version, game_fields)
             conn.execute(
                 moves_table.delete().where(moves_table.c.game_id == game_id, moves_table.c.ply >= keep)
             )
-            conn.execute(games_table.update().where(games_table.c.id == game_id).values(**game_fields))
+
+    # -- leases ------------------------------------------------------------------------
+    def claim_orphans(self, holder: str, stale_before: float, limit: int = 100) -> list[str]:
+        """Take over the leases of unfinished games whose holder's heartbeat is older than
+        ``stale_before`` (or who has none), and of unfinished games without a lease; returns
+        the games now held by ``holder``. Each claim is conditional on the old holder, so
+        of several processes claiming at once exactly one gets each game."""
+        now = time.time()
+        live = sa.select(processes_table.c.id).where(processes_table.c.alive >= stale_before)
+        orphaned = (
+            sa.select(leases_table.c.game_id, leases_table.c.holder)
+            .join(games_table, games_table.c.id == leases_table.c.game_id)
+            .where(games_table.c.status != "over", leases_table.c.holder.not_in(live))
+            .limit(limit)
+        )
+        unleased = (
+            sa.select(games_table.c.id)
+            .outerjoin(leases_table, leases_table.c.game_id == games_table.c.id)
+            .where(games_table.c.status != "over", leases_table.c.game_id.is_(None))
+            .limit(limit)
+        )
+        claimed = []
+        with self.engine.begin() as conn:
+            for game_id, old in conn.execute(orphaned).all():
+                done = conn.execute(
+                    leases_table.update()
+                    .where(leases_table.c.game_id == game_id, leases_table.c.holder == old)
+                    .values(holder=holder, since=now)
+                ).rowcount
+                if done:
+                    claimed.append(game_id)
+            for (game_id,) in conn.execute(unleased).all():
+                insert = _insert_ignore(self.engine.dialect.name, leases_table)
+                if conn.execute(insert.values(game_id=game_id, holder=holder, since=now)).rowcount:
+                    claimed.append(game_id)
+        return claimed
+
+    def leases_of(self, holder: str) -> set[str]:
+        """The games whose lease ``holder`` has."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(leases_table.c.game_id).where(leases_table.c.holder == holder))
+            return {r.game_id for r in rows}
+
+    def release_lease(self, game_id: str | None, holder: str) -> None:
+        """Give up a game's lease (it ended), or with ``game_id`` None every lease of
+        ``holder`` (it stops: the other processes take its games over at once)."""
+        query = leases_table.delete().where(leases_table.c.holder == holder)
+        if game_id is not None:
+            query = query.where(leases_table.c.game_id == game_id)
+        with self.engine.begin() as conn:
+            conn.execute(query)
+
+
+def _update_at(conn: Any, game_id: str, version: int | None, fields: dict) -> None:
+    """Update a game row and bump its version; with ``version``, only from that version."""
+    query = games_table.update().where(games_table.c.id == game_id)
+    if version is not None:
+        query = query.where(games_table.c.version == version)
+    done = conn.execute(query.values(version=games_table.c.version + 1, **fields)).rowcount
+    if version is not None and done != 1:
+        raise GameChanged(f"game {game_id} is no longer at version {version}")
+
+
+def _insert_ignore(dialect: str, table: sa.Table) -> Any:
+    """INSERT that does nothing where the primary key is taken (PostgreSQL and SQLite)."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    return insert(table).on_conflict_do_nothing()
 
 
 def _move_rows(game_id: str, first_ply: int, moves: list[StoredMove], now: float) -> list[dict]:
@@ -302,6 +419,7 @@ def _game_from_row(row: Any) -> StoredGame:
         realtime=row["realtime"],
         created=row["created"],
         updated=row["updated"],
+        version=row["version"],
     )
 
 

@@ -1,0 +1,175 @@
+"""Several real server processes on one PostgreSQL database and one Redis, for the
+multi-process tests: fixtures' helpers, a private redis-server, WebSocket players."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import time
+
+from server_helpers import ServerProcess, free_port
+from websockets.asyncio.client import connect
+
+from qipan.server.updates import apply
+
+REDIS_URL = os.environ.get("QIPAN_TEST_REDIS", "redis://127.0.0.1:6379")
+
+
+def absent(what: str):
+    """Skip on a machine without the service (a user's), fail in CI, which must run these."""
+    import pytest
+
+    if os.environ.get("CI"):
+        pytest.fail(f"{what}: CI runs the multi-process tests (.ci/run starts the services)")
+    pytest.skip(f"{what}: the multi-process tests need PostgreSQL and Redis on 127.0.0.1")
+
+
+def redis_answers(url: str) -> bool:
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=1)
+        client.ping()
+        client.close()
+        return True
+    except Exception:
+        return False
+
+
+def start_processes(db_url: str, redis_url: str, count: int) -> list[ServerProcess]:
+    """``count`` server processes started together (kernels off: toy games only)."""
+    servers = [
+        ServerProcess(db_url, redis_url=redis_url, env={"QIPAN_KERNELS": "0"}).start(wait=False)
+        for _ in range(count)
+    ]
+    for server in servers:
+        server.wait_ready()
+    return servers
+
+
+class PrivateRedis:
+    """A redis-server of our own on a free port (never the machine's), to stop and restart."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}"
+
+    def start(self) -> PrivateRedis:
+        binary = shutil.which("redis-server")
+        if binary is None:
+            absent("redis-server is not installed")
+        self.proc = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 20
+        while not redis_answers(self.url):
+            if time.monotonic() > deadline:
+                raise RuntimeError("the private redis-server did not start")
+            time.sleep(0.05)
+        return self
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+
+class Seat:
+    """One WebSocket of a game (a seat's or a spectator's): the state it holds, kept up to
+    date from the updates, and the acknowledgements of its moves."""
+
+    def __init__(self, base: str, game_id: str, token: str | None = None):
+        self.url = base.replace("http", "ws", 1) + f"/ws/games/{game_id}"
+        self.token = token
+        self.state: dict | None = None
+        self.changed = asyncio.Event()
+        self.replies: dict[int, dict] = {}
+        #: (arrival time, ply) of every state or update.
+        self.arrivals: list[tuple[float, int]] = []
+        self.ws = None
+        self.reader: asyncio.Task | None = None
+        self.closed = False
+
+    async def open(self) -> Seat:
+        headers = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        self.ws = await connect(self.url, additional_headers=headers, open_timeout=30)
+        self.closed = False
+        self.state = None
+        self.reader = asyncio.create_task(self._read())
+        await self.wait(lambda s: True)
+        return self
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                message = json.loads(raw)
+                kind = message.get("type")
+                if kind == "state":
+                    self.state = message
+                elif kind == "update":
+                    try:
+                        self.state = apply(self.state, message)
+                    except ValueError:  # out of step: ask for the whole state
+                        await self.ws.send(json.dumps({"type": "resync"}))
+                        continue
+                elif kind in ("ok", "error") and message.get("id") is not None:
+                    self.replies[message["id"]] = message
+                else:
+                    continue
+                if kind in ("state", "update"):
+                    self.arrivals.append((time.perf_counter(), self.state["ply"]))
+                self.changed.set()
+        except Exception:
+            pass
+        finally:
+            self.closed = True
+            self.changed.set()
+
+    async def wait(self, predicate, timeout: float = 60.0) -> None:
+        """Until ``predicate(state)``; ConnectionError if the socket closes first."""
+        deadline = time.monotonic() + timeout
+        while not (self.state is not None and predicate(self.state)):
+            if self.closed:
+                raise ConnectionError("the socket closed")
+            self.changed.clear()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"state not reached; holding {self.state and self.state.get('ply')}")
+            try:
+                await asyncio.wait_for(self.changed.wait(), left)
+            except TimeoutError:
+                pass
+
+    async def reply(self, request_id: int, timeout: float = 60.0) -> dict:
+        await self.wait(lambda s: request_id in self.replies, timeout)
+        return self.replies.pop(request_id)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            await asyncio.gather(self.reader, return_exceptions=True)
+
+
+async def open_seat(bases: list[str], game_id: str, token: str | None, start: int = 0) -> tuple[Seat, int]:
+    """A seat's socket on the first of ``bases`` (from ``start``) that answers."""
+    for attempt in range(200):
+        index = (start + attempt) % len(bases)
+        try:
+            return await Seat(bases[index], game_id, token).open(), index
+        except (OSError, ConnectionError, TimeoutError) as exc:
+            last = exc
+            await asyncio.sleep(0.1)
+        except Exception as exc:  # a refused handshake while a process dies
+            last = exc
+            await asyncio.sleep(0.1)
+    raise RuntimeError(f"no process took the socket: {last}")

@@ -1,0 +1,359 @@
+"""Several real server processes (``qipan serve --redis``) on the machine's PostgreSQL and
+Redis: a move through one reaches spectators on another, concurrent moves through two are
+serialised, a process SIGKILLed under load loses nothing (its clients go on through the
+others, its bots, clocks and ticks are taken over), and a Redis restart costs no change.
+
+Skipped where PostgreSQL or Redis is absent (a user's machine); CI runs them."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+import pytest
+import sqlalchemy as sa
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cluster_helpers import REDIS_URL, PrivateRedis, absent, open_seat, redis_answers, start_processes  # noqa: E402
+from conftest import PG_ADMIN_URL, postgres_available  # noqa: E402
+from server_helpers import bearer, wait_for  # noqa: E402
+
+from qipan.server.lease import LEASE_SECONDS  # noqa: E402
+
+pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.timeout(240)]
+
+TWO_HUMANS = [{"kind": "human", "name": "Ann", "join": True}, {"kind": "human", "name": "Bob", "join": True}]
+
+
+@pytest.fixture
+def cluster_db():
+    """A fresh PostgreSQL database for the processes of one test."""
+    if not postgres_available():
+        absent(f"PostgreSQL is not reachable at {PG_ADMIN_URL}")
+    name = f"qipan_cluster_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    url = PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + name
+    yield url
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+@pytest.fixture
+def cluster(cluster_db):
+    """``cluster(n, redis_url)``: n processes on the test's database; killed at the end."""
+    started = []
+
+    def start(count: int, redis_url: str = REDIS_URL):
+        if not redis_answers(redis_url):
+            absent(f"Redis is not answering at {redis_url}")
+        servers = start_processes(cluster_db, redis_url, count)
+        started.extend(servers)
+        return servers
+
+    yield start
+    for server in started:
+        server.kill()
+
+
+def create(base: str, **body) -> tuple[str, dict[int, str]]:
+    body.setdefault("game", "toy-ttt")
+    body.setdefault("seats", TWO_HUMANS)
+    r = httpx.post(base + "/api/games", json=body, timeout=30)
+    assert r.status_code == 201, r.text
+    data = r.json()
+    return data["id"], {s["seat"]: s["token"] for s in data["seats"]}
+
+
+def stored_moves(db_url: str, game_id: str) -> list[tuple[int, str]]:
+    engine = sa.create_engine(db_url)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sa.text("SELECT ply, text FROM moves WHERE game_id = :g ORDER BY ply"), {"g": game_id}
+        ).all()
+    engine.dispose()
+    return [(r.ply, r.text) for r in rows]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def test_a_move_through_one_process_reaches_spectators_on_another(cluster):
+    a, b = cluster(2)
+    delays: list[float] = []
+
+    async def scenario():
+        for game in range(6):
+            game_id, tokens = create(a.base if game % 2 else b.base)
+            watcher, _ = await open_seat([b.base], game_id, None)
+            rng = random.Random(game)
+            async with httpx.AsyncClient(timeout=30) as http:
+                state = (await http.get(f"{a.base}/api/games/{game_id}")).json()
+                while state["status"] == "active":
+                    # Each move through the other process than the last one.
+                    via = a.base if state["ply"] % 2 == 0 else b.base
+                    move = rng.choice(state["legal"])["text"]
+                    ply = state["ply"]
+                    sent = time.perf_counter()
+                    r = await http.post(
+                        f"{via}/api/games/{game_id}/move",
+                        json={"move": move, "ply": ply},
+                        headers=bearer(tokens[state["to_move"]]),
+                    )
+                    assert r.status_code == 200, r.text
+                    state = r.json()
+                    if via == a.base:  # a move through A, seen by the spectator on B
+                        await watcher.wait(lambda s, ply=ply: s["ply"] > ply)
+                        arrived = next(t for t, p in watcher.arrivals if p > ply)
+                        delays.append(arrived - sent)
+                await watcher.wait(lambda s, final=state: s["version"] == final["version"])
+            seen = watcher.state
+            for key in ("moves", "ply", "status", "result", "svg", "seats", "version"):
+                assert seen[key] == state[key], key
+            await watcher.close()
+
+    asyncio.run(scenario())
+    assert delays
+    print(
+        f"\nmove through A -> spectator on B: {len(delays)} moves, delay ms "
+        f"p50 {1000 * percentile(delays, 0.5):.1f} p99 {1000 * percentile(delays, 0.99):.1f} "
+        f"max {1000 * max(delays):.1f}"
+    )
+
+
+def test_the_same_move_sent_to_two_processes_is_applied_once(cluster, cluster_db):
+    a, b = cluster(2)
+    for _ in range(6):
+        game_id, tokens = create(a.base)
+        state = httpx.get(f"{b.base}/api/games/{game_id}").json()  # B holds the game too
+        seat = state["to_move"]
+
+        async def both(game_id=game_id, seat=seat, tokens=tokens):
+            async with httpx.AsyncClient(timeout=30) as http:
+                return await asyncio.gather(
+                    *(
+                        http.post(
+                            f"{base}/api/games/{game_id}/move",
+                            json={"move": move, "ply": 0},
+                            headers=bearer(tokens[seat]),
+                        )
+                        for base, move in ((a.base, "a1"), (b.base, "b2"))
+                    )
+                )
+
+        answers = asyncio.run(both())
+        codes = sorted(r.status_code for r in answers)
+        assert codes == [200, 409], [r.text for r in answers]
+        won = next(r for r in answers if r.status_code == 200).json()["moves"]
+        assert stored_moves(cluster_db, game_id) == [(0, won[0]["text"])]
+        for base in (a.base, b.base):  # both processes agree on what was stored
+            wait_for(
+                lambda base=base, game_id=game_id, won=won: (
+                    httpx.get(f"{base}/api/games/{game_id}").json()["moves"] == won
+                )
+            )
+
+
+def test_a_process_killed_under_load_loses_nothing(cluster, cluster_db):
+    a, b, c = cluster(3)
+    others = [b.base, c.base]
+    humans = [create(a.base) for _ in range(8)]
+    bot_game, bot_tokens = create(
+        a.base, seats=[{"kind": "human", "name": "Ann", "join": True}, {"kind": "bot", "agent": "random"}]
+    )
+    clock_game, clock_tokens = create(a.base, clock={"mode": "total", "initial": 300})
+    ticker, _ = create(
+        a.base,
+        game="toy-ticker",
+        options={"tick": 0.25, "ticks": 100000},
+        seats=[{"kind": "human", "join": True}],
+    )
+    sent: dict[str, dict[int, str]] = {}  # every move a client sent, by game and ply
+    acked: dict[str, dict[int, str]] = {}  # the ones acknowledged
+    killed = asyncio.Event()
+
+    async def play_game(index: int, game_id: str, tokens: dict[int, str]):
+        """Two seats play the game to its end; when their process dies they reconnect to
+        another one (their own choice of B or C) and go on from the state it gives."""
+        rng = random.Random(index)
+        sent[game_id], acked[game_id] = {}, {}
+        bases = [a.base] + others[index % 2 :] + others[: index % 2]
+        seats = {i: (await open_seat(bases, game_id, t))[0] for i, t in tokens.items()}
+        request = 0
+        while True:
+            try:
+                state = seats[0].state
+                if state["status"] != "active":
+                    break
+                mover = seats[state["to_move"]]
+                await mover.wait(lambda s, ply=state["ply"]: s["ply"] == ply and s["legal"])
+                ply = mover.state["ply"]
+                move = rng.choice(mover.state["legal"])["text"]
+                request += 1
+                sent[game_id][ply] = move
+                await mover.ws.send(f'{{"type": "move", "move": "{move}", "ply": {ply}, "id": {request}}}')
+                reply = await mover.reply(request)
+                assert reply["type"] == "ok", reply
+                acked[game_id][ply] = move
+                for seat in seats.values():
+                    await seat.wait(lambda s, ply=ply: s["ply"] > ply or s["status"] != "active")
+                await asyncio.sleep(0.1 if not killed.is_set() else 0.02)
+            except AssertionError:
+                raise
+            except Exception:  # the process died under the socket: go on through another
+                for seat in seats.values():
+                    await seat.close()
+                bases = bases[1:] if bases[0] == a.base else bases
+                seats = {i: (await open_seat(bases, game_id, t))[0] for i, t in tokens.items()}
+        for seat in seats.values():
+            await seat.close()
+
+    async def scenario():
+        async with httpx.AsyncClient(timeout=30) as http:
+            # The bot game: Ann moves, the bot (run by A) answers.
+            r = await http.post(
+                f"{a.base}/api/games/{bot_game}/move",
+                json={"move": "a1", "ply": 0},
+                headers=bearer(bot_tokens[0]),
+            )
+            assert r.status_code == 200, r.text
+            await asyncio.sleep(0)
+            r = await http.post(
+                f"{a.base}/api/games/{clock_game}/move",
+                json={"move": "a1", "ply": 0},
+                headers=bearer(clock_tokens[0]),
+            )
+            assert r.status_code == 200, r.text
+        games = [asyncio.create_task(play_game(i, gid, tokens)) for i, (gid, tokens) in enumerate(humans)]
+        await asyncio.sleep(1.0)
+        async with httpx.AsyncClient(timeout=30) as http:
+            clock_before = (await http.get(f"{a.base}/api/games/{clock_game}")).json()["clock"]
+            clock_before_at = time.time()
+            ticks_before = (await http.get(f"{b.base}/api/games/{ticker}")).json()["ply"]
+            a.proc.kill()  # SIGKILL, mid-game, while the clients play
+            killed.set()
+            a.proc.wait()
+            # The bot's game: its human moves through B; the bot answers once B or C has
+            # taken A's lease over.
+            await asyncio.to_thread(
+                wait_for, lambda: httpx.get(f"{b.base}/api/games/{bot_game}").json()["ply"] == 2, 30
+            )
+            state = (await http.get(f"{b.base}/api/games/{bot_game}")).json()
+            move = next(m["text"] for m in state["legal"])
+            r = await http.post(
+                f"{b.base}/api/games/{bot_game}/move",
+                json={"move": move, "ply": 2},
+                headers=bearer(bot_tokens[0]),
+            )
+            assert r.status_code == 200, r.text
+            moved_at = time.time()
+            await asyncio.to_thread(
+                wait_for, lambda: httpx.get(f"{c.base}/api/games/{bot_game}").json()["ply"] >= 4, 30
+            )
+            bot_answered = time.time() - moved_at
+            # Ticks go on, run by one process: never faster than one per tick.
+            await asyncio.to_thread(
+                wait_for,
+                lambda: httpx.get(f"{c.base}/api/games/{ticker}").json()["ply"] > ticks_before + 8,
+                30,
+            )
+            window_start = time.time()
+            ply0 = (await http.get(f"{b.base}/api/games/{ticker}")).json()["ply"]
+            await asyncio.sleep(2.0)
+            ply1 = (await http.get(f"{b.base}/api/games/{ticker}")).json()["ply"]
+            window = time.time() - window_start
+            # The clock: it ran on through the take-over (no refund) and runs once.
+            clock_after = (await http.get(f"{c.base}/api/games/{clock_game}")).json()["clock"]
+            clock_read = time.time()
+        await asyncio.gather(*games)
+        return bot_answered, ply1 - ply0, window, clock_before, clock_before_at, clock_after, clock_read
+
+    bot_answered, ticks, window, before, before_at, after, read_at = asyncio.run(scenario())
+
+    for game_id, _ in humans:
+        final = httpx.get(f"{b.base}/api/games/{game_id}").json()
+        assert final["status"] == "over"
+        moves = [m["text"] for m in final["moves"]]
+        stored = stored_moves(cluster_db, game_id)
+        assert stored == list(enumerate(moves))  # one row per ply: nothing applied twice
+        for ply, move in acked[game_id].items():  # every acknowledged move is there
+            assert moves[ply] == move, (game_id, ply)
+        for ply, move in enumerate(moves):  # and nothing nobody sent
+            assert sent[game_id][ply] == move
+        assert httpx.get(f"{c.base}/api/games/{game_id}").json()["moves"] == final["moves"]
+    assert sum(len(v) for v in acked.values()) > 20
+
+    # The bot answered within a lease period and a heartbeat or two (a loose bound).
+    assert bot_answered < LEASE_SECONDS + 10, bot_answered
+    # One process ticks: at most one tick per 0.25 s (plus the window's edges).
+    assert ticks <= window / 0.25 + 2, (ticks, window)
+    assert ticks >= 1
+    # Seat 1's clock ran from before the kill to the read, once: not refunded, not doubled.
+    assert before["running"] == after["running"] == 1
+    expected = before["remaining"][1] - (read_at - before_at)
+    assert abs(after["remaining"][1] - expected) < 2.0, (before, after, expected)
+
+
+def test_a_redis_restart_loses_no_change(cluster, cluster_db):
+    redis = PrivateRedis().start()
+    try:
+        a, b = cluster(2, redis.url)
+        game_id, tokens = create(a.base)
+
+        async def scenario():
+            ann, _ = await open_seat([a.base], game_id, tokens[0])
+            bob, _ = await open_seat([b.base], game_id, tokens[1])
+            request = 0
+
+            async def move(seat, text: str, ply: int):
+                nonlocal request
+                request += 1
+                await seat.ws.send(f'{{"type": "move", "move": "{text}", "ply": {ply}, "id": {request}}}')
+                reply = await seat.reply(request)
+                assert reply["type"] == "ok", reply
+
+            await move(ann, "a1", 0)
+            await bob.wait(lambda s: s["ply"] == 1)
+            redis.kill()  # Redis goes away mid-game
+            await asyncio.sleep(0.3)
+            await move(bob, "b1", 1)  # stored through B; A cannot hear of it
+            # Ann's next move through A, which is behind: it reads the store before the
+            # change (it knows it cannot hear the others), so the move is taken.
+            async with httpx.AsyncClient(timeout=30) as http:
+                r = await http.post(
+                    f"{a.base}/api/games/{game_id}/move",
+                    json={"move": "a2", "ply": 2},
+                    headers=bearer(tokens[0]),
+                )
+                assert r.status_code == 200, r.text
+            redis.start()  # Redis comes back on the same port
+            # Both processes resubscribe and catch up: each socket sees the other's move.
+            await bob.wait(lambda s: s["ply"] == 3, timeout=30)
+            await ann.wait(lambda s: s["ply"] == 3, timeout=30)
+            await move(bob, "b2", 3)
+            await ann.wait(lambda s: s["ply"] == 4, timeout=30)
+            await move(ann, "a3", 4)  # a1 a2 a3: Ann wins
+            await bob.wait(lambda s: s["status"] == "over", timeout=30)
+            await ann.wait(lambda s: s["status"] == "over", timeout=30)
+            states = (ann.state, bob.state)
+            await ann.close()
+            await bob.close()
+            return states
+
+        ann_state, bob_state = asyncio.run(scenario())
+        played = ["a1", "b1", "a2", "b2", "a3"]
+        assert [m["text"] for m in ann_state["moves"]] == played
+        for key in ("moves", "status", "result", "svg", "version"):
+            assert ann_state[key] == bob_state[key], key
+        assert stored_moves(cluster_db, game_id) == list(enumerate(played))
+    finally:
+        redis.kill()
