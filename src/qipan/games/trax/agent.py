@@ -8,7 +8,7 @@ from ...agents import clock
 from ...agents.base import Agent
 from ...core.move import Move
 from .rules import TraxState
-from .search import WIN, ThreatSearch
+from .search import WIN, Memory, ThreatSearch
 
 DEFAULT_TIME = 1.0
 #: Deepest iteration tried when only time or nodes limit the search.
@@ -21,7 +21,10 @@ class TraxAgent(Agent):
     def select(self, state: TraxState) -> Move:
         if not state.board.cells:
             return self.rng.choice(state.legal_moves())
-        search = ThreatSearch(state, self.rng, self._deadline(), self.iterations)
+        rules = (state.game.variant, state.game.simultaneous, state.game.line_rule)
+        if getattr(self, "_rules", None) != rules:
+            self._rules, self._memory = rules, Memory()
+        search = ThreatSearch(state, self.rng, self._deadline(), self.iterations, self._memory)
         pos, tile = search.best(self.depth or MAX_DEPTH)
         self.last_search = search
         return state.move_for(pos, tile)

@@ -19,7 +19,7 @@ import random
 
 from ...agents import clock
 from ...core.errors import SearchTimeout
-from .board import LIMIT
+from .board import DELTA, LIMIT
 from .evaluation import hot_cells, open_tracks
 from .rules import Board, IllegalTurn, TraxState, free_placements, legal_placements
 from .threats import evaluate, turn_result, winning_moves
@@ -31,8 +31,18 @@ INFINITY = 4 * WIN
 #: Null-window width for the scout searches (evaluations are floats in (-1, 1)).
 EPSILON = 1e-7
 EXACT, LOWER, UPPER = 0, 1, 2
-#: Extra plies the threat horizon may add below the nominal depth.
-QUIESCENCE_PLIES = 2
+#: Attacker moves in a chain of continuous threats (``_vcf``).
+VCF_DEPTH = 3
+#: Tracks this close to a win get threat moves tried near their ends.
+THREAT_GAP = 3
+#: Shares of the time budget: the threat search for a win first, the checks of the best
+#: moves against the opponent's threats last.
+ATTACK_SHARE = 0.1
+DEFENCE_SHARE = 0.15
+#: How many of the best root moves, and how far below the best score, ``_defend`` checks.
+DEFENCE_MOVES = 6
+DEFENCE_MARGIN = 0.3
+_UNKNOWN = object()
 
 _ZOBRIST_RNG = random.Random(0x7A1C5)
 _ZOBRIST: dict[int, int] = {}
@@ -55,10 +65,36 @@ def board_hash(board: Board) -> int:
     return h
 
 
+class Memory:
+    """What one search leaves for the next (an agent keeps one per rule set): positions are
+    hashed by their tiles on the game's fixed grid, so the tables stay true from move to
+    move, and the previous search already looked at much of the next one's tree."""
+
+    #: Entries kept before the tables are emptied (bounded memory in long games).
+    CAPACITY = 300_000
+
+    def __init__(self):
+        self.table: dict[int, tuple[int, int, float, tuple[int, int] | None]] = {}
+        self.wins_known: dict[int, tuple[int, int] | None] = {}
+        self.vcf_known: dict[tuple[int, int], tuple[int, int] | None] = {}
+        self.history: dict[tuple[int, int], int] = {}
+
+    def trim(self) -> None:
+        if len(self.table) + len(self.wins_known) + len(self.vcf_known) > self.CAPACITY:
+            self.__init__()
+
+
 class ThreatSearch:
     """One move's search on a private copy of the board."""
 
-    def __init__(self, state: TraxState, rng, deadline: float | None = None, node_limit: int | None = None):
+    def __init__(
+        self,
+        state: TraxState,
+        rng,
+        deadline: float | None = None,
+        node_limit: int | None = None,
+        memory: Memory | None = None,
+    ):
         game = state.game
         self.board: Board = state.board.copy()
         self.lines = game.lines_win
@@ -73,10 +109,17 @@ class ThreatSearch:
         self.depth_done = 0
         self.scores: dict[tuple[int, int], float] = {}
         self.hash = board_hash(self.board)
-        self.table: dict[int, tuple[int, int, float, tuple[int, int] | None]] = {}
-        self.wins_known: dict[int, bool] = {}
+        memory = memory or Memory()
+        memory.trim()
+        self.table = memory.table
+        self.wins_known = memory.wins_known
+        self.vcf_known = memory.vcf_known
+        self.history = memory.history
+        #: The last immediate win found for each colour: tried first in the next position.
+        self.last_win: list = [None, None]
+        #: Root moves the threat search showed to lose (``_defend``).
+        self.refuted: list = []
         self.killers: dict[int, list] = {}
-        self.history: dict[tuple[int, int], int] = {}
 
     # -- root ------------------------------------------------------------------------------
     def best(self, max_depth: int) -> tuple[int, int]:
@@ -90,8 +133,19 @@ class ThreatSearch:
         if wins:
             self.scores = {wins[0]: WIN}
             return wins[0]
+        start = clock.now()
+        budget = None if self.deadline is None else max(0.0, self.deadline - start)
+        # 1. A win by continuous threats, found by the cheap threat search.
+        attack = self._within(start, budget, ATTACK_SHARE, self._vcf, self.mover, VCF_DEPTH, 0)
+        if attack is not None:
+            self.scores = {attack: PROVEN}
+            return attack
+        # 2. The full-width search.
         order = self._root_order(moves)
         best = order[0]
+        final = self.deadline
+        if budget is not None:
+            self.deadline = start + budget * (1.0 - DEFENCE_SHARE)
         for depth in range(1, max_depth + 1):
             try:
                 scores = self._root(order, depth)
@@ -104,7 +158,133 @@ class ThreatSearch:
             top = scores[best]
             if top >= PROVEN or all(v <= -PROVEN for v in scores.values()):
                 break  # a forced win found, or every move loses: deeper search changes nothing
+        self.deadline = final
+        # 3. The best moves checked against the opponent's threat sequences.
+        if self.scores and self.scores.get(best, 0.0) < PROVEN:
+            best = self._defend(order, best)
         return best
+
+    def _within(self, start, budget, share, search, *args):
+        """``search(*args)`` with its own deadline (``share`` of the budget), None on timeout."""
+        final = self.deadline
+        if budget is not None:
+            self.deadline = start + budget * share
+        try:
+            return search(*args)
+        except SearchTimeout:
+            return None
+        finally:
+            self.deadline = final
+
+    def _defend(self, order, best):
+        """The first of the best-scored moves after which the opponent has no win by
+        continuous threats (checked until the time runs out); ``best`` if none is safe."""
+        scores = self.scores
+        top = scores.get(best, -INFINITY)
+        other = 1 - self.mover
+        self.refuted = []
+        for move in order[:DEFENCE_MOVES]:
+            value = scores.get(move, -INFINITY)
+            if value <= -PROVEN or (value < top - DEFENCE_MARGIN and move != best):
+                break
+            made = self._make(move)
+            if made is None:
+                continue
+            placed, before, saved = made
+            try:
+                threat = self._vcf(other, VCF_DEPTH, 1)
+            except SearchTimeout:
+                return best if not self.refuted or best not in self.refuted else move
+            finally:
+                self._unmake(placed, before, saved)
+            if threat is None:
+                return move
+            self.refuted.append(move)
+        return best
+
+    # -- threat search ---------------------------------------------------------------------
+    def _vcf(self, attacker: int, depth: int, ply: int):
+        """A move of ``attacker`` (to move) that wins by continuous threats: each of its
+        moves leaves it an immediate win, the defender's every reply is tried, and the
+        chain is at most ``depth`` attacker moves long. None if none is found."""
+        key = (self.hash ^ SIDE_KEY[attacker], depth)
+        if key in self.vcf_known:
+            return self.vcf_known[key]
+        found = None
+        for move in self._threat_candidates(attacker):
+            self._tick()
+            made = self._make(move)
+            if made is None:
+                continue
+            placed, before, saved = made
+            try:
+                result = turn_result(
+                    self.board, placed, attacker, self.lines, self.draw_on_both, self.span_rule
+                )
+                if result is not None:
+                    if result > 0:
+                        found = move
+                elif not (self.limited and len(self.board.cells) >= LIMIT * LIMIT):
+                    threat = self._win_move(attacker)
+                    if threat is not None and not self._escapes(attacker, depth, ply + 1, threat):
+                        found = move
+            finally:
+                self._unmake(placed, before, saved)
+            if found is not None:
+                break
+        self.vcf_known[key] = found
+        return found
+
+    def _escapes(self, attacker: int, depth: int, ply: int, threat) -> bool:
+        """Can the defender (to move) stop ``attacker``'s pending win ``threat`` and the
+        threats that may follow (``depth`` attacker moves in all)?"""
+        defender = 1 - attacker
+        any_legal = False
+        for reply in list(free_placements(self.board, self.limited)):
+            self._tick()
+            made = self._make(reply)
+            if made is None:
+                continue
+            any_legal = True
+            placed, before, saved = made
+            try:
+                result = turn_result(
+                    self.board, placed, defender, self.lines, self.draw_on_both, self.span_rule
+                )
+                if result is not None:
+                    if result >= 0:
+                        return True  # the defender wins (or draws) at once
+                    continue
+                if self.limited and len(self.board.cells) >= LIMIT * LIMIT:
+                    return True  # a full board: a draw
+                if self._win_move(attacker, threat) is not None:
+                    continue  # the threat stands
+                if depth <= 1 or self._vcf(attacker, depth - 1, ply + 1) is None:
+                    return True
+            finally:
+                self._unmake(placed, before, saved)
+        return not any_legal  # no legal reply: a draw (8x8)
+
+    def _threat_candidates(self, attacker: int):
+        """Free placements near the open ends of ``attacker``'s tracks that are close to a
+        loop or line (the cells they face and the empty cells beside those), nearest first:
+        where a threat can be made. A heuristic choice: the threat search proves only what it
+        finds."""
+        board = self.board
+        frontier = board.frontier
+        near: dict[int, int] = {}
+        for track in open_tracks(board, self.lines):
+            if track.colour != attacker or track.gap > THREAT_GAP:
+                continue
+            for p, d in track.ends:
+                q = p + DELTA[d]
+                near[q] = min(near.get(q, 99), 2 * track.gap)
+                for dd in DELTA:
+                    if q + dd in frontier:
+                        near[q + dd] = min(near.get(q + dd, 99), 2 * track.gap + 1)
+        moves = [m for m in free_placements(board, self.limited) if m[0] in near]
+        moves.sort(key=lambda m: near[m[0]])
+        return moves
 
     def _root_order(self, moves):
         hot = hot_cells(self.board, open_tracks(self.board, self.lines))
@@ -177,7 +357,7 @@ class ThreatSearch:
                 if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
                     return value
         if depth <= 0:
-            return self._horizon(mover, depth, ply, alpha, beta, key)
+            return self._horizon(mover, ply)
         alpha0 = alpha
         best, best_move = -INFINITY, None
         first = True
@@ -204,44 +384,31 @@ class ThreatSearch:
         self.table[key] = (depth, flag, _to_table(best, ply), best_move)
         return best
 
-    def _horizon(self, mover, depth, ply, alpha, beta, key) -> float:
-        """Depth used up: an immediate win of the side to move is a win; a pending win of
-        the opponent gets the side to move a reply (up to QUIESCENCE_PLIES extra plies);
-        otherwise the evaluation."""
-        if self._can_win(mover, key):
+    def _horizon(self, mover, ply) -> float:
+        """Depth used up: an immediate win of the side to move (found exactly, through the
+        forced plays) is a win, else the evaluation."""
+        if self._win_move(mover) is not None:
             return WIN - ply - 1
-        other = 1 - mover
-        if depth > -QUIESCENCE_PLIES and self._can_win(other, self.hash ^ SIDE_KEY[other]):
-            # Parry or lose: search every reply; the opponent's answer is looked at next.
-            best = -INFINITY
-            first = True
-            for move in self._ordered(mover, ply, 0, None):
-                made = self._make(move)
-                if made is None:
-                    continue
-                placed, before, saved = made
-                try:
-                    value = self._after(placed, mover, depth, ply, alpha, beta, first)
-                finally:
-                    self._unmake(placed, before, saved)
-                first = False
-                if value > best:
-                    best = value
-                    if value > alpha:
-                        alpha = value
-                        if alpha >= beta:
-                            break
-            return 0.0 if best == -INFINITY else best
         return evaluate(self.board, mover, self.lines)
 
-    def _can_win(self, mover: int, key: int) -> bool:
-        known = self.wins_known.get(key)
-        if known is None:
-            known = bool(
-                winning_moves(
-                    self.board, mover, self.lines, self.limited, self.draw_on_both, self.span_rule, True
-                )
+    def _win_move(self, mover: int, hint=None):
+        """A free placement that wins at once for ``mover`` here, or None (cached)."""
+        key = self.hash ^ SIDE_KEY[mover]
+        known = self.wins_known.get(key, _UNKNOWN)
+        if known is _UNKNOWN:
+            found = winning_moves(
+                self.board,
+                mover,
+                self.lines,
+                self.limited,
+                self.draw_on_both,
+                self.span_rule,
+                True,
+                hint or self.last_win[mover],
             )
+            known = found[0] if found else None
+            if known is not None:
+                self.last_win[mover] = known
             self.wins_known[key] = known
         return known
 
@@ -293,4 +460,4 @@ def _from_table(value: float, ply: int) -> float:
     return value
 
 
-__all__ = ["WIN", "ThreatSearch", "board_hash", "zobrist"]
+__all__ = ["WIN", "Memory", "ThreatSearch", "board_hash", "zobrist"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .board import DELTA, LINE_SPAN, OTHER_END, TRACK, row_col
+from .board import DELTA, LIMIT, LINE_SPAN, OTHER_END, TRACK, row_col
 from .evaluation import GAP_VALUE, L_SHAPE, open_tracks
 from .rules import IllegalTurn, forces_nothing, free_placements
 
@@ -98,6 +98,38 @@ def turn_result(
     return None
 
 
+def wins_with(
+    board: Board, pos: int, tile: int, mover: int, lines: bool, draw_on_both: bool, span_rule: bool
+):
+    """Does the free ``tile`` on ``pos`` (a free placement here) win at once for ``mover``?
+    False for an illegal turn. The board is left as it was."""
+    try:
+        placed = board.place(pos, tile)
+    except IllegalTurn:
+        return False
+    # The tile area as ``commit`` would set it (forced tiles stay inside it), for the line test.
+    bbox = board.min_r, board.max_r, board.min_c, board.max_c
+    r, c = row_col(pos)
+    board.min_r, board.max_r = min(bbox[0], r), max(bbox[1], r)
+    board.min_c, board.max_c = min(bbox[2], c), max(bbox[3], c)
+    wins = completed(board, placed, mover, lines, span_rule) and not (
+        draw_on_both and completed(board, placed, 1 - mover, lines, span_rule)
+    )
+    board.min_r, board.max_r, board.min_c, board.max_c = bbox
+    board.rollback(placed)
+    return wins
+
+
+def is_free_placement(board: Board, pos: int, tile: int, limited: bool) -> bool:
+    """Is (``pos``, ``tile``) among ``free_placements`` here (before the forced-play check)?"""
+    if pos not in board.frontier or not board.fits(pos, tile):
+        return False
+    if limited:
+        height, width = board.area_with(pos)
+        return height <= LIMIT and width <= LIMIT
+    return True
+
+
 def winning_moves(
     board: Board,
     mover: int,
@@ -106,9 +138,18 @@ def winning_moves(
     draw_on_both: bool,
     span_rule: bool = False,
     first_only: bool = False,
+    hint: tuple[int, int] | None = None,
 ) -> list[tuple[int, int]]:
     """Every free placement (cell, tile) after whose turn ``mover`` has won; with
-    ``first_only`` it stops at the first one. The board is left as it was."""
+    ``first_only`` it stops at the first one, trying ``hint`` (a win found in a nearby
+    position) before the rest. The board is left as it was."""
+    if (
+        first_only
+        and hint is not None
+        and is_free_placement(board, hint[0], hint[1], limited)
+        and wins_with(board, hint[0], hint[1], mover, lines, draw_on_both, span_rule)
+    ):
+        return [hint]
     found = []
     masks: dict = {}
     bbox = board.min_r, board.max_r, board.min_c, board.max_c
@@ -119,31 +160,19 @@ def winning_moves(
             lines_near and may_finish_line(board, pos, span_rule)
         ):
             continue
-        try:
-            placed = board.place(pos, tile)
-        except IllegalTurn:
-            continue
-        # The tile area as ``commit`` would set it (forced tiles stay inside it), for the line test.
-        r, c = row_col(pos)
-        board.min_r, board.max_r = min(bbox[0], r), max(bbox[1], r)
-        board.min_c, board.max_c = min(bbox[2], c), max(bbox[3], c)
-        wins = completed(board, placed, mover, lines, span_rule) and not (
-            draw_on_both and completed(board, placed, 1 - mover, lines, span_rule)
-        )
-        board.min_r, board.max_r, board.min_c, board.max_c = bbox
-        board.rollback(placed)
-        if wins:
+        if wins_with(board, pos, tile, mover, lines, draw_on_both, span_rule):
             found.append((pos, tile))
             if first_only:
                 break
     return found
 
 
-def evaluate(board: Board, mover: int, lines: bool = True) -> float:
-    """Heuristic value in (-1, 1) for ``mover`` (to move), who has no immediate win."""
+def evaluate(board: Board, mover: int, lines: bool = True, tracks=None) -> float:
+    """Heuristic value in (-1, 1) for ``mover`` (to move), who has no immediate win;
+    ``tracks`` are ``open_tracks(board, lines)`` if already known."""
     score = 0.0
     threats = 0  # the opponent's tracks one tile from a win
-    for track in open_tracks(board, lines):
+    for track in open_tracks(board, lines) if tracks is None else tracks:
         gap = track.gap
         v = GAP_VALUE.get(gap, 0.0)
         if track.threat() == L_SHAPE:
@@ -158,4 +187,12 @@ def evaluate(board: Board, mover: int, lines: bool = True) -> float:
     return math.tanh(score)
 
 
-__all__ = ["completed", "evaluate", "may_finish_line", "turn_result", "winning_moves"]
+__all__ = [
+    "completed",
+    "evaluate",
+    "is_free_placement",
+    "may_finish_line",
+    "turn_result",
+    "winning_moves",
+    "wins_with",
+]
