@@ -36,7 +36,9 @@ class AlphaBetaAgent(Agent):
 
     def __init__(self, time=None, iterations=None, depth=None, seed=None, table_size: int = 1_000_000):
         super().__init__(time=time, iterations=iterations, depth=depth, seed=seed)
-        if time is None and depth is None:
+        #: Without limits it searches 4 plies, unless a clock budget gives it time instead.
+        self.default_depth = time is None and depth is None
+        if self.default_depth:
             self.depth = 4
         self.table_size = table_size
         self.table: dict = {}
@@ -52,13 +54,14 @@ class AlphaBetaAgent(Agent):
             return moves[0]
         self._me = state.to_move
         self._deadline = self.deadline()
+        max_depth = None if self.default_depth and self.soft_time is not None else self.depth
         self.nodes = 0
         kernel = state.game.kernel()
         # The game's compiled twin searches the same values, faster.
         if kernel is not None and "alphabeta" in kernel.searches:
             # The compiled search deepens within one deadline: give it the target.
             deadline = self._deadline if self.soft_time is None else clock.now() + self.soft_time
-            result = kernel.alphabeta(state, depth=self.depth, deadline=deadline)
+            result = kernel.alphabeta(state, depth=max_depth, deadline=deadline)
             self.nodes, self.reached_depth, self.last_score = result.nodes, result.depth, result.score
             return result.move
         if len(self.table) > self.table_size:
@@ -67,7 +70,7 @@ class AlphaBetaAgent(Agent):
         best = moves[0]
         started, spent = clock.now(), 0.0
         extensions = 0.0
-        for depth in range(1, (self.depth or 64) + 1):
+        for depth in range(1, (max_depth or 64) + 1):
             try:
                 score, move = self._root(work, depth, moves)
             except SearchTimeout:

@@ -30,13 +30,16 @@ from .base import Agent, load, strongest_agent_name
 LOWEST, HIGHEST = 1, 8
 #: Seconds per move of the full level when neither a time nor a clock is given.
 DEFAULT_TIME = 1.0
+#: Seconds the softmax levels may take without a clock, however short the full level's time
+#: (a beginner's horizon is set by the level, not cut by the deadline).
+SOFTMAX_SECONDS = 0.5
 #: Value of a finished game beyond any evaluation ([-1, 1]): a win 2, a loss -2.
 WIN_VALUE = 2.0
-#: A person considers the moves the game's knowledge puts first, not all 361 points.
-CANDIDATES = 48
+#: A person considers the two dozen moves the game's knowledge puts first, not all 361 points.
+CANDIDATES = 24
 #: Replies looked at per candidate at horizon 2, and candidates looked at that deep.
-REPLIES = 12
-DEEP_CANDIDATES = 10
+REPLIES = 8
+DEEP_CANDIDATES = 6
 #: Playouts per move and their length where a game has no evaluation.
 PLAYOUTS = 4
 PLAYOUT_PLIES = 40
@@ -59,8 +62,8 @@ class Level:
 
 LEVELS = (
     Level(1, "beginner", 1, 1.0, 0.0),
-    Level(2, "novice", 1, 0.5, 0.0),
-    Level(3, "casual", 2, 0.3, 0.0),
+    Level(2, "novice", 1, 0.4, 0.0),
+    Level(3, "casual", 2, 0.2, 0.0),
     Level(4, "club", 0, 0.3, 1 / 50, lapse=0.25),
     Level(5, "strong club", 0, 0.3, 1 / 16, lapse=0.1),
     Level(6, "expert", 0, 0.3, 1 / 6, lapse=0.03),
@@ -103,12 +106,14 @@ class LevelAgent(Agent):
         if len(moves) == 1:
             self.last_method = "forced"
             return moves[0]
+        # Under a clock the budget bounds everything; without one the softmax has its own time.
+        plain = full if self.soft_time is not None else max(full, SOFTMAX_SECONDS)
         if lvl.horizon:
             self.last_method = f"softmax horizon {lvl.horizon}"
-            return softmax_move(state, lvl.horizon, lvl.temperature, self.rng, clock.now() + full)
+            return softmax_move(state, lvl.horizon, lvl.temperature, self.rng, clock.now() + plain)
         if lvl.lapse and self.rng.random() < lvl.lapse:
             self.last_method = "lapse"
-            return softmax_move(state, 1, lvl.temperature, self.rng, clock.now() + full * lvl.time_share)
+            return softmax_move(state, 1, lvl.temperature, self.rng, clock.now() + plain)
         self.last_method = "search"
         inner = self._agent_for(state)
         inner.time = full * lvl.time_share
@@ -134,17 +139,25 @@ class LevelAgent(Agent):
 # -- the softmax beginner -------------------------------------------------------------------
 def softmax_move(state: State, horizon: int, temperature: float, rng, deadline: float | None) -> Move:
     """A move drawn with probability ∝ exp(z / temperature), z = the move's value in standard
-    deviations of the values of the moves considered (so the temperature means the same in
-    every game, whatever the scale of its evaluation)."""
+    deviations of the values of the undecided moves considered (so the temperature means the
+    same in every game, whatever the scale of its evaluation)."""
     scored = score_moves(state, horizon, rng, deadline)
     values = [v for v, _ in scored]
     best = max(values)
-    mean = sum(values) / len(values)
-    spread = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+    # The spread of the undecided moves: a win (or loss) seen stands out by far, as it does
+    # to a person, instead of widening the scale that the ordinary moves are compared on.
+    spread = _deviation([v for v in values if abs(v) < WIN_VALUE]) or _deviation(values)
     if spread < 1e-12:
         return rng.choice(scored)[1]
     weights = [math.exp((v - best) / (spread * temperature)) for v in values]
     return rng.choices([m for _, m in scored], weights=weights)[0]
+
+
+def _deviation(values: list[float]) -> float:
+    if len(values) < 2:
+        return 0.0
+    mean = sum(values) / len(values)
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
 
 
 def score_moves(state: State, horizon: int, rng, deadline: float | None) -> list[tuple[float, Move]]:
@@ -232,6 +245,38 @@ def reply_value(state: State, me: int, rng, deadline: float | None) -> float | N
 
 
 # -- the ladder: each level's measured Elo, as data -----------------------------------------
+def parse_levels(text: str) -> list[int]:
+    """``"1-8"``, ``"2,4,8"`` or ``"1-3,8"`` -> the level numbers, in order, each once."""
+    out: list[int] = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        low, dash, high = part.partition("-")
+        try:
+            numbers = range(int(low), int(high) + 1) if dash else [int(low)]
+        except ValueError:
+            raise OptionError(f"levels {text!r}: expected numbers such as 1-8 or 2,4,8") from None
+        for n in numbers:
+            level_of(n)
+            if n not in out:
+                out.append(n)
+    if len(out) < 2:
+        raise OptionError(f"levels {text!r}: a ladder needs at least two levels")
+    return out
+
+
+def ladder_entrants(numbers: list[int], time: float) -> list[str]:
+    """Arena entrants (agent specs) for the levels ``numbers`` with the full level's ``time``."""
+    return [f"level:level={n},time={time:g}" for n in numbers]
+
+
+def level_of_entrant(text: str) -> int | None:
+    """The level an arena entrant spec plays (``"level:level=3,time=0.1"`` -> 3), or None."""
+    name, _, args = text.partition(":")
+    if name.strip() != "level":
+        return None
+    params = dict(p.split("=", 1) for p in args.split(",") if "=" in p)
+    return int(params.get("level", HIGHEST))
+
+
 @cache
 def ladder() -> dict:
     """The measured ladder (``levels_ladder.json``, written by benchmarks/levels_ladder.py)."""

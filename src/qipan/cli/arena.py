@@ -1,12 +1,14 @@
 """``qipan arena GAME -a AGENT -a AGENT …``: a round robin (or ``--gauntlet``) between
 agents with paired openings and alternating colours, in parallel processes, with a
 progress bar, maximum-likelihood Elo with 95% error bars, optional SPRT early stopping,
-and the results as JSON, CSV and PNG plots (``qipan[plots]``)."""
+and the results as JSON, CSV and PNG plots (``qipan[plots]``). ``--levels 1-8`` enters the
+levels of play (``qipan.agents.levels``) to measure their ladder."""
 
 from __future__ import annotations
 
 import csv
 import json
+import os
 from pathlib import Path
 
 import click
@@ -15,8 +17,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..agents.arena import TournamentResult, run_tournament
+from ..agents.clock import use_cpu_clock
 from ..agents.elo import SPRT
 from ..agents.engine import allow_programs
+from ..agents.levels import ladder_entrants, parse_levels
 from ..core.errors import QipanError
 from .options import parse_options
 
@@ -78,9 +82,27 @@ def write_plots(result: TournamentResult, prefix: str) -> list[Path]:
     "-a",
     "agents",
     multiple=True,
-    required=True,
     metavar="SPEC",
     help="an entrant, e.g. -a random -a mcts:iterations=200 (repeatable)",
+)
+@click.option(
+    "--levels",
+    "levels",
+    default=None,
+    metavar="LEVELS",
+    help="enter the levels of play, e.g. 1-8 or 1,4,8 (after any -a entrants)",
+)
+@click.option(
+    "--level-time",
+    default=0.1,
+    show_default=True,
+    type=click.FloatRange(0.001, 3600),
+    help="with --levels: the full level's seconds per move",
+)
+@click.option(
+    "--cpu-clock",
+    is_flag=True,
+    help="agents' time limits count CPU seconds (fair on a busy machine; set for every process)",
 )
 @click.option(
     "--option", "-o", "options", multiple=True, metavar="KEY=VALUE", help="a rule option (repeatable)"
@@ -128,6 +150,9 @@ def write_plots(result: TournamentResult, prefix: str) -> list[Path]:
 def arena(
     game,
     agents,
+    levels,
+    level_time,
+    cpu_clock,
     options,
     gauntlet,
     rounds,
@@ -142,8 +167,21 @@ def arena(
     csv_path,
     plot_prefix,
 ):
-    """Play agents against each other and rate them (maximum-likelihood Elo)."""
+    """Play agents against each other and rate them (maximum-likelihood Elo).
+
+    \b
+    Examples:
+      qipan arena pente -a pente:time=0.5 -a mcts:time=0.5 --rounds 10
+      qipan arena nine-mens-morris --levels 1-8 --level-time 0.05 --cpu-clock
+    """
     allow_programs()  # a local command line may pit engine programs
+    agents = list(agents) + (ladder_entrants(parse_levels(levels), level_time) if levels else [])
+    if len(agents) < 2:
+        raise QipanError("the arena needs at least two entrants: -a SPEC (repeatable) or --levels 1-8")
+    if cpu_clock:
+        # Worker processes read the environment; this process switches now.
+        os.environ["QIPAN_AGENT_CLOCK"] = "cpu"
+        use_cpu_clock()
     test = None
     if sprt is not None:
         try:

@@ -116,6 +116,12 @@ def agents(as_json):
     "with parameters, e.g. human,ai or mcts:time=2,human (default: human against ai)",
 )
 @click.option("--time", "move_time", default=2.0, show_default=True, help="seconds per AI move")
+@click.option(
+    "--level",
+    default=None,
+    type=click.IntRange(1, 8),
+    help="the ai seats play this level, 1 (beginner) to 8 (full strength; --time is its time)",
+)
 @click.option("--seed", default=None, type=int, help="seed for setup, chance and agents")
 @click.option(
     "--count", "count", default=None, type=int, help="number of players (default: the game's first)"
@@ -139,7 +145,7 @@ def agents(as_json):
     type=click.Path(dir_okay=False),
     help="write the record (or the match record) here at the end",
 )
-def play(game, options, players, move_time, seed, count, match_target, by_lot, save_path):
+def play(game, options, players, move_time, level, seed, count, match_target, by_lot, save_path):
     """Play GAME in the terminal against people or AI.
 
     \b
@@ -147,6 +153,7 @@ def play(game, options, players, move_time, seed, count, match_target, by_lot, s
       qipan play nine-mens-morris
       qipan play pente --players human,human
       qipan play nine-mens-morris -o flying=none --players human,mcts:time=1
+      qipan play pente --level 3
       qipan play pente --match 21 --save match.json
       qipan play pente --match 30 --by-lot --players human,human
     """
@@ -154,7 +161,7 @@ def play(game, options, players, move_time, seed, count, match_target, by_lot, s
     if g.terminal:
         load_ref(g.terminal)(g, players=count or g.players[0], seed=seed)
         return
-    seats = parse_players(players, g, count, move_time, seed)
+    seats = parse_players(players, g, count, move_time, seed, level)
     if match_target is not None:
         from .match import run_match_session
 
