@@ -2,8 +2,8 @@
 
     .venv/bin/python benchmarks/trax_strength.py --games 200 --time 0.2 --preset trax-8x8 --jobs 2
 
-Openings are paired: opening k (``--opening-plies`` uniformly random moves, seeded by k) is
-played twice, the new agent taking White in one game and Red in the other. Time limits are
+Openings are paired: opening k (``--opening-plies`` uniformly random moves, seeded by k,
+redrawn while the side to move could win at once) is played twice, the new agent taking White in one game and Red in the other. Time limits are
 CPU seconds of each worker process (``qipan.agents.clock.use_cpu_clock``), so a busy machine
 slows both sides alike. Prints every game as it ends, then the score of the new agent as
 White, as Red and overall (draws count 1/2) with 95% Wilson intervals. Target (issue 17):
@@ -22,16 +22,30 @@ from qipan.agents.arena import play_opening
 # Imported directly (not through the registries) so that other packages being edited
 # cannot break a long benchmark run.
 from qipan.games.trax import ClassicTraxAgent, TraxAgent, TraxGame
+from qipan.games.trax.threats import winning_moves
 
 VARIANT_OF = {"trax": "unlimited", "trax-8x8": "8x8", "trax-loop": "loop"}
+
+
+def opening_state(game: TraxGame, opening: int, plies: int):
+    """Opening ``opening``: ``plies`` uniformly random moves, redrawn (seeds 1000·k + 1, …)
+    while the side to move could win at once, so that no pair starts decided."""
+    seed = opening * 1000
+    while True:
+        state = game.new(seed=seed)
+        play_opening(state, plies, seed=seed)
+        board = state.board
+        if state.outcome is None and not winning_moves(
+            board, state.to_move, game.lines_win, game.limited, game.simultaneous == "draw", first_only=True
+        ):
+            return state
+        seed += 1
 
 
 def play_one(preset: str, index: int, seconds: float, opening_plies: int, max_plies: int) -> dict:
     clock.use_cpu_clock()
     game = TraxGame(variant=VARIANT_OF[preset])
-    opening = index // 2
-    state = game.new(seed=opening)
-    play_opening(state, opening_plies, seed=opening)
+    state = opening_state(game, index // 2, opening_plies)
     new_side = index % 2  # 0: the new agent is White
     agents = {
         new_side: TraxAgent(time=seconds, seed=index),

@@ -31,6 +31,10 @@ INFINITY = 4 * WIN
 #: Null-window width for the scout searches (evaluations are floats in (-1, 1)).
 EPSILON = 1e-7
 EXACT, LOWER, UPPER = 0, 1, 2
+#: Late-move reductions: at nodes with this much depth left, the moves after the first
+#: FULL_MOVES (table move, killers, hot cells first) are scouted one ply shallower.
+REDUCE_FROM_DEPTH = 2
+FULL_MOVES = 8
 #: Attacker moves in a chain of continuous threats (``_vcf``).
 VCF_DEPTH = 3
 #: Tracks this close to a win get threat moves tried near their ends.
@@ -328,10 +332,11 @@ class ThreatSearch:
         self.board.uncommit(placed, before)
         self.hash = saved
 
-    def _after(self, placed, mover, depth, ply, alpha, beta, full) -> float:
+    def _after(self, placed, mover, depth, ply, alpha, beta, full, reduce=False) -> float:
         """The value for ``mover`` of the turn that just put ``placed`` (``depth`` left
         before it, ``ply`` its distance from the root). ``full``: search the reply with
-        the whole window (first move), else a null window first (PVS)."""
+        the whole window (first move), else a null window first (PVS); ``reduce``: a late
+        move, scouted one ply shallower first and searched in full only if it looks good."""
         self._tick()
         result = turn_result(self.board, placed, mover, self.lines, self.draw_on_both, self.span_rule)
         if result is not None:
@@ -341,6 +346,10 @@ class ThreatSearch:
         other = 1 - mover
         if full:
             return -self._negamax(other, depth - 1, ply + 1, -beta, -alpha)
+        if reduce:
+            value = -self._negamax(other, depth - 2, ply + 1, -alpha - EPSILON, -alpha)
+            if value <= alpha:
+                return value
         value = -self._negamax(other, depth - 1, ply + 1, -alpha - EPSILON, -alpha)
         if alpha < value < beta:
             value = -self._negamax(other, depth - 1, ply + 1, -beta, -alpha)
@@ -361,16 +370,19 @@ class ThreatSearch:
         alpha0 = alpha
         best, best_move = -INFINITY, None
         first = True
+        tried = 0
         for move in self._ordered(mover, ply, depth, table_move):
             made = self._make(move)
             if made is None:
                 continue
             placed, before, saved = made
+            reduce = depth >= REDUCE_FROM_DEPTH and tried >= FULL_MOVES
             try:
-                value = self._after(placed, mover, depth, ply, alpha, beta, first)
+                value = self._after(placed, mover, depth, ply, alpha, beta, first, reduce)
             finally:
                 self._unmake(placed, before, saved)
             first = False
+            tried += 1
             if value > best:
                 best, best_move = value, move
                 if value > alpha:
