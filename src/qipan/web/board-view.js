@@ -9,7 +9,8 @@ export const MIN_TARGET = 32;
 //: With more targets than this, they are shown on hover only (Pente's 361 points).
 const MANY = 40;
 
-const coarse = () => window.matchMedia("(pointer: coarse)").matches;
+// A touch screen (a phone's finger, not a mouse): what needs bigger targets and a confirm step.
+export const touchScreen = () => window.matchMedia("(pointer: coarse)").matches || navigator.maxTouchPoints > 0;
 
 export class BoardView {
   constructor(node) { this.node = node; this.scale = 1; }
@@ -106,7 +107,7 @@ export class BoardView {
     const before = this.scale;
     this.scale = 1;
     this.applyScale();
-    if (!coarse()) return;
+    if (!touchScreen()) return;
     const sizes = this.targetElements().map((n) => n.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0)
       .map((r) => Math.min(r.width, r.height));
     if (!sizes.length) return;

@@ -6,8 +6,7 @@
 // on the button plays it, or on a touch screen selects it and a Confirm button plays it.
 import { api, el } from "./api.js";
 import { t } from "./i18n.js";
-
-const touch = () => window.matchMedia("(pointer: coarse)").matches;
+import { touchScreen as touch } from "./board-view.js";
 
 export class Previews {
   constructor({ gameId, board, token, ply, play, cancel }) {

@@ -24,10 +24,16 @@ export function youAre(state, seats) {
   const colours = seats.map((i) => seatColour(state, i));
   if (colours.every(Boolean)) {
     const list = colours.map((c) => c.label);
-    return list.length === 1 ? t("game.you_are", { colour: list[0] }) : t("game.you_play", { colours: list.join(t("game.and")) });
+    return list.length === 1 ? t("game.you_are", { colour: list[0] }) : t("game.you_play", { colours: joined(list) });
   }
   const list = seats.map((i) => t("game.seat_n", { n: i + 1 }));
-  return list.length === 1 ? t("game.you_are", { colour: list[0] }) : t("game.you_play", { colours: list.join(t("game.and")) });
+  return list.length === 1 ? t("game.you_are", { colour: list[0] }) : t("game.you_play", { colours: joined(list) });
+}
+
+// "A, B and C" / 「A、B與C」
+function joined(list) {
+  if (list.length < 2) return list.join("");
+  return list.slice(0, -1).join(t("game.list_sep")) + t("game.and") + list[list.length - 1];
 }
 
 /** The result with names and colours: "Ann (White) wins — five in a row". */
@@ -39,7 +45,7 @@ export function resultText(state) {
   if (state.players === 1) head = t(result.winners.length ? "game.result.solved" : "game.result.failed");
   else if (!result.winners.length) head = t("game.result.draw");
   else {
-    const names = result.winners.map((i) => seatName(state, i)).join(t("game.and"));
+    const names = joined(result.winners.map((i) => seatName(state, i)));
     head = t(result.winners.length === 1 ? "game.result.wins" : "game.result.win", { names });
   }
   return reason ? t("game.result.reason", { result: head, reason }) : head;

@@ -69,6 +69,7 @@ def svg(state: ModXState) -> str:
         f'width="{size}" height="{size + 28}" font-family="sans-serif">',
         f'<rect x="0" y="0" width="{size}" height="{size + 28}" fill="#f4efe4"/>',
     ]
+    last = state.history[-1].path[-1] if state.history and state.history[-1].path else None
     for s in range(SIZE * SIZE):
         f, r = s % SIZE, s // SIZE
         x, y = MARGIN + f * CELL, MARGIN + (SIZE - 1 - r) * CELL
@@ -83,6 +84,8 @@ def svg(state: ModXState) -> str:
                 f'<rect class="marker" x="{x + 5}" y="{y + 5}" width="{CELL - 10}" height="{CELL - 18}" '
                 f'rx="4" fill="{FILL[stack[-1]]}" opacity="0.55"/>'
             )
+            # The owner's letter too: red, orange and yellow are not told apart by colour alone.
+            out.append(_letter(x + CELL - 12, y + 16, LETTERS[stack[-1]], "marker-letter"))
             for i, p in enumerate(stack[:-1]):
                 out.append(
                     f'<rect class="covered-marker" x="{x + 5 + i * 9}" y="{y + CELL - 11}" width="7" '
@@ -99,6 +102,13 @@ def svg(state: ModXState) -> str:
                     out.append(
                         _x_shape(cx, cy, 13, FILL[p], "#ffffff", 1).replace("<g ", '<g class="xpiece" ', 1)
                     )
+                    out.append(f'<circle cx="{cx:g}" cy="{cy:g}" r="7" fill="#ffffff" stroke="{FILL[p]}"/>')
+                    out.append(_letter(cx, cy + 4, LETTERS[p], "xpiece-letter"))
+        if name == last:
+            out.append(
+                f'<rect class="last-move" x="{x + 2}" y="{y + 2}" width="{CELL - 4}" height="{CELL - 4}" '
+                f'fill="none" stroke="#1b3a6b" stroke-width="3" stroke-dasharray="6 3"/>'
+            )
         out.append("</g>")
     for i in range(SIZE):
         fx = MARGIN + i * CELL + CELL / 2
@@ -113,6 +123,14 @@ def svg(state: ModXState) -> str:
     )
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _letter(x: float, y: float, letter: str, cls: str) -> str:
+    """A seat's letter, dark with a light halo so it reads on every colour."""
+    return (
+        f'<text x="{x:g}" y="{y:g}" text-anchor="middle" font-size="11" font-weight="700" fill="#111" '
+        f'stroke="#fff" stroke-width="2.5" paint-order="stroke" class="{cls}">{letter}</text>'
+    )
 
 
 def _escape(text: str) -> str:

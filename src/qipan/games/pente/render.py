@@ -63,14 +63,16 @@ def svg(state: PenteState, cell: int = 28) -> str:
     margin = cell
     side = margin * 2 + cell * (n - 1)
     height = side + 30
+    tray = 4 * cell  # captured pairs beside the board, one column per player
+    width = side + tray
 
     def xy(i: int) -> tuple[int, int]:
         return margin + g.col[i] * cell, margin + (n - 1 - g.row[i]) * cell
 
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {height}" '
-        f'width="{side}" height="{height}" class="qipan-board pente">',
-        f'<rect width="{side}" height="{height}" fill="#e3b766"/>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" class="qipan-board pente">',
+        f'<rect width="{width}" height="{height}" fill="#e3b766"/>',
     ]
     lo, hi = margin, margin + cell * (n - 1)
     for k in range(n):
@@ -99,9 +101,16 @@ def svg(state: PenteState, cell: int = 28) -> str:
                 f'<circle cx="{x}" cy="{y}" r="{r:.1f}" fill="{FILLS[p]}" stroke="#000" stroke-width="1" '
                 f'class="stone p{p + 1}" data-target="{name}"><title>{name}</title></circle>'
             )
+            if state.num_players > 2:  # four colours: the seat number too, not colour alone
+                out.append(_seat_number(x, y, p, cell))
     if state.last >= 0:
         x, y = xy(state.last)
         out.append(f'<circle cx="{x}" cy="{y}" r="{r * 0.35:.1f}" fill="#e74c3c" class="last-move"/>')
+    out.extend(_captures(state, side, margin, cell))
+    words = state.announcements()
+    if words:  # the etiquette's call, for front ends to show (in their language)
+        p = state.stone(state.last)
+        out.append(f'<g class="announce" data-announce="{words[0]}" data-player="{p}"/>')
     status = status_line(state).replace("&", "&amp;").replace("<", "&lt;")
     out.append(
         f'<text x="{margin}" y="{side + 18}" font-size="12" font-family="sans-serif" '
@@ -109,3 +118,36 @@ def svg(state: PenteState, cell: int = 28) -> str:
     )
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _seat_number(x: float, y: float, p: int, cell: int) -> str:
+    ink = "#000" if p == 0 else "#fff"
+    return (
+        f'<text x="{x}" y="{y + cell * 0.16:.1f}" font-size="{cell * 0.42:.0f}" font-weight="700" '
+        f'font-family="sans-serif" text-anchor="middle" fill="{ink}" class="seat-number">{p + 1}</text>'
+    )
+
+
+def _captures(state: PenteState, left: int, top: int, cell: int) -> list[str]:
+    """Each player's captured pairs beside the board: a column per player headed by its
+    stone and the stones it captured (the count the capture win uses), then one pair per capture."""
+    out = []
+    players = state.num_players
+    col_w = cell * 4 // players
+    r = cell * 0.3
+    font = 'font-size="11" font-family="sans-serif" text-anchor="middle" fill="#3a2a10"'
+    for p in range(players):
+        x = left + p * col_w + col_w // 2
+        out.append(f'<g class="captures" data-player="{p}" data-captures="{state.captures[p]}">')
+        out.append(f'<circle cx="{x}" cy="{top - 12}" r="{r:.1f}" fill="{FILLS[p]}" stroke="#000"/>')
+        out.append(f'<text x="{x}" y="{top + 12}" {font}>{state.captures[p]}</text>')
+        victim = 1 - p if players == 2 else None
+        for k in range(state.captures[p] // 2):  # captures counts stones; they go in pairs
+            y = top + 24 + k * (r * 2 + 4)
+            fill = FILLS[victim] if victim is not None else "#8a7a5a"
+            for dx in (-r - 1, r + 1):
+                out.append(
+                    f'<circle cx="{x + dx:.1f}" cy="{y:.1f}" r="{r * 0.9:.1f}" fill="{fill}" stroke="#000"/>'
+                )
+        out.append("</g>")
+    return out

@@ -97,9 +97,19 @@ def _tile(tile: int, x: float, y: float) -> list[str]:
     return parts
 
 
+def _label(index: int, column: bool) -> str:
+    """A column letter or row number of the current tile area (``@``/0 just outside it)."""
+    if index < 0:
+        return ""
+    return column_label(index) if column else str(index)
+
+
 def svg(state: TraxState) -> str:
     """The tiles, plus the empty cells where a tile may go as click targets
-    (``data-target`` = the cell's name, the first element of the moves' paths)."""
+    (``data-target`` = the cell's name, the first element of the moves' paths); column
+    letters and row numbers around them as the moves name cells; the last turn's tiles
+    marked (``last-move``: the tile chosen, ``forced``: the tiles it forced); the cells of
+    the result's loop or line (the web page highlights ``data-cell``)."""
     board = state.board
     moves = state.legal_moves()
     targets: dict[int, str] = {}
@@ -111,22 +121,46 @@ def svg(state: TraxState) -> str:
     min_c = min(c for _, c in rcs)
     max_r = max(r for r, _ in rcs)
     max_c = max(c for _, c in rcs)
-    pad = 6
-    width = (max_c - min_c + 1) * CELL + 2 * pad
-    height = (max_r - min_r + 1) * CELL + 2 * pad
+    pad, ruler = 6, 18
+    width = (max_c - min_c + 1) * CELL + 2 * pad + ruler
+    height = (max_r - min_r + 1) * CELL + 2 * pad + ruler
+    ox, oy = pad + ruler, pad + ruler  # the top-left corner of the grid
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
         f'height="{height}" class="qipan-trax">',
         f'<rect width="{width}" height="{height}" fill="#2e6b3a"/>',
     ]
+    font = 'font-size="12" font-family="sans-serif" text-anchor="middle" fill="#f4f1e8" class="coord"'
+    if board.cells:
+        for c in range(min_c, max_c + 1):
+            name = _label(c - board.min_c + 1, True)
+            parts.append(
+                f'<text x="{ox + (c - min_c) * CELL + CELL / 2:g}" y="{pad + 12}" {font}>{name}</text>'
+            )
+        for r in range(min_r, max_r + 1):
+            name = _label(r - board.min_r + 1, False)
+            parts.append(
+                f'<text x="{pad + 7}" y="{oy + (r - min_r) * CELL + CELL / 2 + 4:g}" {font}>{name}</text>'
+            )
+    last = state.last_turn()
+    forced = {p for p, _ in last[1:]}
+    chosen = last[0][0] if last else None
     for p, t in sorted(board.cells.items()):
         r, c = row_col(p)
-        parts.append(f'<g class="tile" data-cell="{state.label(p)}">')
-        parts.extend(_tile(t, pad + (c - min_c) * CELL, pad + (r - min_r) * CELL))
+        mark = " last-move" if p == chosen else " forced" if p in forced else ""
+        parts.append(f'<g class="tile{mark}" data-cell="{state.label(p)}">')
+        x, y = ox + (c - min_c) * CELL, oy + (r - min_r) * CELL
+        parts.extend(_tile(t, x, y))
+        if mark:
+            dash = "" if p == chosen else ' stroke-dasharray="3 3"'
+            parts.append(
+                f'<rect x="{x + 1.5:g}" y="{y + 1.5:g}" width="{CELL - 3}" height="{CELL - 3}" fill="none" '
+                f'stroke="#ffd54f" stroke-width="{2.5 if p == chosen else 1.5}"{dash} class="mark"/>'
+            )
         parts.append("</g>")
     for p, name in sorted(targets.items()):
         r, c = row_col(p)
-        x, y = pad + (c - min_c) * CELL, pad + (r - min_r) * CELL
+        x, y = ox + (c - min_c) * CELL, oy + (r - min_r) * CELL
         parts.append(
             f'<rect class="target" data-target="{name}" x="{x + 3}" y="{y + 3}" width="{CELL - 6}" '
             f'height="{CELL - 6}" rx="6" fill="#ffffff" fill-opacity="0.12" stroke="#ffffff" '

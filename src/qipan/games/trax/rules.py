@@ -585,6 +585,11 @@ class TraxState(State):
             return self.to_move
         return (self.first_player + len(self.history)) % 2
 
+    def last_turn(self) -> list[tuple[int, int]]:
+        """The tiles the last turn placed, (cell, tile), the chosen one first and then the
+        forced ones (what the picture marks); empty before the first move."""
+        return list(self._undo_stack[-1][0]) if self._undo_stack else []
+
     def seat_colours(self) -> list[tuple[str, str]]:
         from .render import COLOURS
 
