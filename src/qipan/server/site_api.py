@@ -31,6 +31,7 @@ from .chat import check_room, clean_text
 from .errors import ApiError
 from .i18n import LANGUAGES, negotiate, table
 from .ratings import TIME_CLASSES
+from .rules_pages import page as rules_page
 from .seeks import lapsed, parse_seek
 from .site import Site, bots
 
@@ -327,6 +328,12 @@ def site_router() -> APIRouter:
         # The answer depends on the header when no lang is given: caches must key on it.
         return JSONResponse(table(lang), headers={"Vary": "Accept-Language", "Cache-Control": "no-cache"})
 
+    @router.get("/api/rules/{preset}", **doc(400, 404))
+    async def rules(request: Request, preset: str, lang: str | None = None) -> dict:
+        """A game's rules page: its text in one language with the diagrams (SVG) inlined, its
+        history and the family's other presets."""
+        return rules_page(preset, lang or negotiate(request.headers.get("accept-language")))
+
     # -- ratings and profiles ----------------------------------------------------------
     @router.get("/api/leaderboard", **doc(400))
     async def leaderboard(request: Request, family: str | None = None, time_class: str | None = None) -> dict:
@@ -413,6 +420,14 @@ def site_router() -> APIRouter:
     @router.get("/account", include_in_schema=False)
     async def account_page() -> FileResponse:
         return FileResponse(WEB / "account.html")
+
+    @router.get("/rules", include_in_schema=False)
+    async def rules_index_page() -> FileResponse:
+        return FileResponse(WEB / "rules.html")
+
+    @router.get("/rules/{preset}", include_in_schema=False)
+    async def rules_game_page(preset: str) -> FileResponse:
+        return FileResponse(WEB / "rules.html")
 
     @router.get("/u/{username}", include_in_schema=False)
     async def profile_page(username: str) -> FileResponse:
