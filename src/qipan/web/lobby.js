@@ -68,6 +68,9 @@ function renderForm() {
   const options = $("options");
   options.replaceChildren(el("legend", {}, t("lobby.options")), ...spec.options.map((o) => optionInput(o, spec.family)));
   options.hidden = spec.options.length === 0;
+  // Real time on by default where the game declares a tick (Pipe Mania), at its pace.
+  const realtime = document.querySelector("#new-game-form input[name=realtime]");
+  if (realtime) realtime.value = (spec.capabilities && spec.capabilities.realtime_tick) || "";
   renderSeats();
 }
 

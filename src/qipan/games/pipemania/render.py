@@ -115,7 +115,8 @@ def _piece_svg(piece_id: str, flooded: int, x: float, y: float, s: float = SIZE)
         return out
     cx, cy = x + s / 2, y + s / 2
     for i, (a, b) in enumerate(piece.channels):
-        colour = "#1e88e5" if flooded >> i & 1 else "#555"
+        wet = flooded >> i & 1
+        colour = "#1e88e5" if wet else "#555"
         pts = [
             f"{cx + DC[a] * s / 2},{cy + DR[a] * s / 2}",
             f"{cx},{cy}",
@@ -124,12 +125,24 @@ def _piece_svg(piece_id: str, flooded: int, x: float, y: float, s: float = SIZE)
         out.append(
             f'<polyline points="{" ".join(pts)}" fill="none" stroke="{colour}" stroke-width="{s / 5}"/>'
         )
+        if wet:  # the flooz drawn moving: light dashes running along the channel
+            out.append(
+                f'<polyline points="{" ".join(pts)}" fill="none" stroke="#bbdefb" stroke-width="{s / 12:g}" '
+                f'stroke-dasharray="4 6" class="flow"><animate attributeName="stroke-dashoffset" '
+                f'from="10" to="0" dur="0.6s" repeatCount="indefinite"/></polyline>'
+            )
     return out
 
 
 def _board_svg(state: PipeManiaState, board: Board, ox: float, oy: float, targets: dict) -> list[str]:
     lv = board.level
-    out = [f'<text x="{ox}" y="{oy - 6}" font-size="12">{_xml(flow_status(board))}</text>']
+    out = [f'<text x="{ox}" y="{oy - 20}" font-size="12">{_xml(flow_status(board))}</text>']
+    # Coordinates as the moves name cells: p<row>,<col>, counted from 0.
+    font = 'font-size="10" font-family="sans-serif" text-anchor="middle" fill="#444" class="coord"'
+    for c in range(lv.cols):
+        out.append(f'<text x="{ox + c * SIZE + SIZE / 2:g}" y="{oy - 5}" {font}>{c}</text>')
+    for r in range(lv.rows):
+        out.append(f'<text x="{ox - 8}" y="{oy + r * SIZE + SIZE / 2 + 4:g}" {font}>{r}</text>')
     for cell in range(lv.cols * lv.rows):
         r, c = divmod(cell, lv.cols)
         x, y = ox + c * SIZE, oy + r * SIZE
@@ -174,7 +187,7 @@ def svg(state: PipeManiaState) -> str:
     boards = state.boards
     lv = boards[0].level
     width = 20 + len(boards) * (lv.cols * SIZE + 30) + 150
-    height = 40 + lv.rows * SIZE + 60
+    height = 54 + lv.rows * SIZE + 60
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" class="qipan pipemania">',
@@ -193,7 +206,7 @@ def svg(state: PipeManiaState) -> str:
             if len(move.path) > 1 and move.path[1] not in extra:
                 extra.append(move.path[1])
     for i, board in enumerate(boards):
-        out.extend(_board_svg(state, board, 20 + i * (lv.cols * SIZE + 30), 30, cell_targets[i]))
+        out.extend(_board_svg(state, board, 20 + i * (lv.cols * SIZE + 30), 44, cell_targets[i]))
     # The side panel: scores, dispensers and the buttons (pass, hurry, piece choices).
     px = 20 + len(boards) * (lv.cols * SIZE + 30)
     y = 30
