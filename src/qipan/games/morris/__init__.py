@@ -262,6 +262,27 @@ register_agent(
         ),
     )
 )
+register_agent(
+    AgentSpec(
+        "morris",
+        _agent.MorrisAgent,
+        "the strongest Morris player: PVS with a mobility- and mill-aware evaluation, the opening book, "
+        "perfect play where installed tables or the 3x3 solver hold the position",
+        families=("morris",),
+        strength=20,
+        players=(2,),
+        options=(
+            Option(
+                "tables",
+                str,
+                None,
+                "directory of installed tables (default: the user cache; never built)",
+                allow_none=True,
+            ),
+            Option("book", bool, True, "play the 9MM opening book in the placement phase"),
+        ),
+    )
+)
 register_tables("morris", "qipan.games.morris.perfect:PerfectTables")
 register_command("qipan.games.morris.commands:solve", group="solve")
 register_command("qipan.solve.commands:probe")

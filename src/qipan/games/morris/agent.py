@@ -164,3 +164,137 @@ def covered_by_tables(game) -> bool:
     from .table_rules import supported
 
     return supported(game.rules) is None
+
+
+class MorrisAgent(Agent):
+    """The strongest Morris player here, for every preset: on the 3x3 boards the exhaustive
+    solver's perfect play; elsewhere perfect play wherever the installed retrograde tables
+    hold the position (never building them), the opening book in 9MM placement, and
+    otherwise the kernel's PVS search (``search.py``) with an evaluation that knows
+    mobility and blockades, reachable and running mills, double threats and placement
+    structure; root moves into the tables get their exact values. Without the compiled
+    kernels it plays the reference ``alphabeta``. Default limit: 1 s a move."""
+
+    name = "morris"
+    _tables_found: dict = {}
+
+    def __init__(self, tables: str | None = None, book: bool = True, **limits):
+        super().__init__(**limits)
+        if self.time is None and self.depth is None and self.iterations is None:
+            self.time = 1.0
+        self.directory = tables
+        self.use_book = book
+        self._searchers: dict = {}
+        self.last = None  # how the last move was chosen: "solver", "tables", "book" or "search"
+
+    def select(self, state) -> Move:
+        game = state.game
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            self.last = "forced"
+            return moves[0]
+        if game.rules.board == "three":
+            self.last = "solver"
+            return MorrisSolverAgent(seed=self.rng.getrandbits(63)).select(state)
+        tables = self._installed_tables(game)
+        if tables is not None and tables.covers(state):
+            values = tables.move_values(state)
+            best = values[0].rank()
+            self.last = "tables"
+            return self.rng.choice([v.move for v in values if v.rank() == best])
+        kernel = game.kernel()
+        if kernel is None:
+            from ...agents.alphabeta import AlphaBetaAgent
+
+            self.last = "reference"
+            fallback = AlphaBetaAgent(time=self.time, depth=self.depth, seed=self.rng.getrandbits(63))
+            return fallback.select(state)
+        if self.use_book:
+            from .book import book_move
+
+            move = book_move(state, self.rng)
+            if move is not None:
+                self.last = "book"
+                return move
+        return self._search(state, kernel, tables)
+
+    def _search(self, state, kernel, tables) -> Move:
+        import math
+
+        from .search import Searcher
+
+        deadline = self.deadline()
+        codes = [kernel.code(m) for m in state.legal_moves()]
+        self.rng.shuffle(codes)  # the seed decides among equal moves
+        fixed = [math.nan] * len(codes)
+        if tables is not None:
+            fixed = [self._table_value(state, kernel, tables, code) for code in codes]
+        searcher = self._searchers.get(kernel.rules)
+        if searcher is None:
+            searcher = self._searchers[kernel.rules] = Searcher(kernel)
+        result = searcher.search(
+            state, codes, fixed, depth=self.depth, deadline=deadline, nodes=self.iterations
+        )
+        self.last = "search"
+        self.last_result = result
+        return kernel.move(result.code)
+
+    @staticmethod
+    def _table_value(state, kernel, tables, code) -> float:
+        """The exact value of the root move ``code`` for the mover when its position is in the
+        tables (a win or loss after its plies, a draw), NaN otherwise."""
+        from .kernel import WIN
+
+        child = state.copy()
+        child.play(kernel.move(code))
+        if child.outcome is not None or not tables.covers(child):
+            return float("nan")  # a finished game is scored by the search itself
+        kind, plies = tables.value(child)
+        if kind == "draw":
+            return 0.0
+        plies = (plies or 0) + 1
+        return -(WIN - plies) if kind == "win" else WIN - plies
+
+    def _installed_tables(self, game):
+        """The largest complete tables of the game's rule set that are installed (in
+        ``tables`` or the default places), or None. Never builds any."""
+        key = (game.rules, self.directory)
+        if key in self._tables_found:
+            return self._tables_found[key]
+        found = None
+        if covered_by_tables(game):
+            found = _find_tables(game, self.directory)
+        self._tables_found[key] = found
+        return found
+
+
+def _find_tables(game, directory):
+    """Complete tables of ``game``'s rule set in ``directory`` or under the tables' home,
+    the whole game before the largest endgames; read from the manifests, so no position
+    space is made for tables that are not there."""
+    import json
+    from dataclasses import asdict
+    from pathlib import Path
+
+    from .perfect import PerfectTables, tables_home
+
+    wanted = asdict(game.rules) | {"repetition_count": None, "n_move": 0, "max_plies": None}
+    if directory is not None:
+        places = [Path(directory)]
+    else:
+        home = tables_home()
+        places = sorted(home.glob(f"{game.id}-*")) if home.is_dir() else []
+    found = []
+    for place in places:
+        try:
+            space = json.loads((place / "manifest.json").read_text())["space"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # not a table directory
+        if space.get("game") == game.id and space.get("rules") == wanted:
+            stones = space.get("max_stones")
+            found.append((stones is None, stones or 0, str(place)))
+    for _, stones, place in sorted(found, reverse=True):
+        tables = PerfectTables(game, place, stones or None)
+        if tables.db.complete():
+            return tables
+    return None

@@ -936,6 +936,342 @@ def alphabeta(kernel, state, depth=None, deadline=None, table_bits: int = 18) ->
     return result
 
 
+# -- the ``morris`` agent's search (``search.py`` drives it) -----------------------------------------
+# PVS with a capture quiescence search, late move reductions and single-reply extensions, on
+# an evaluation (one stone = 100) that knows what decides games between engines: mobility and
+# blockades, mills a stone can actually reach (open and running mills), double threats,
+# placement structure (potential mills, junction points) and stones in hand. Kept apart from
+# the reference ``evaluate`` and ``_search`` above, which the ``alphabeta`` agent keeps using.
+PVS_MAX_PLY = 96
+#: Plies of removals searched past the horizon.
+QDEPTH = 4
+W_STONE = 100.0
+W_MILL = 12.0
+W_OPEN_PLACING = 22.0  # a potential mill while placing or flying (two stones, third point empty)
+W_DOUBLE_PLACING = 45.0  # a point that would close two mills at once
+W_REACH = 40.0  # sliding: a mill point one of our stones (not on that line) can slide to
+W_RUNNING = 85.0  # ... from a closed mill: it closes a mill every other move
+W_DEAD = 6.0  # sliding: a potential mill no stone can reach
+W_SLIDE = 9.0  # per free slide while sliding
+W_BLOCKED = 16.0  # per stone without an empty neighbour while sliding
+W_SLIDE_PLACING = 4.0  # the same, foreseen while placing
+W_BLOCKED_PLACING = 9.0
+W_JUNCTION = 5.0  # a stone on a point with four neighbours, while placing
+W_TEMPO = 55.0  # the side to move can close a mill now
+W_FORK = 60.0  # the side not to move threatens two mills: one block is not enough
+
+
+@njit
+def _near_blockade(slides):
+    """Sliding with this few moves left is close to a blockade (a loss)."""
+    if slides == 0:
+        return 140.0
+    if slides == 1:
+        return 60.0
+    if slides == 2:
+        return 25.0
+    if slides == 3:
+        return 8.0
+    return 0.0
+
+
+@njit
+def side_terms(pt, lines, par, s, p, empty):
+    """The evaluation terms of player ``p`` alone (``strong_evaluate`` subtracts the other's)."""
+    own = s[S_BB0 + p]
+    hand = s[S_HAND0 + p]
+    on_board = popcount(own)
+    flies = hand == 0 and on_board <= par[_P_FLY_AT]
+    sliding = hand == 0 and not flies
+    score = 0.0
+    if par[_P_LINE_GOAL] == 0:
+        score += W_STONE * (hand + on_board)
+    nlines = par[_P_NLINES]
+    mills = 0
+    for i in range(nlines):
+        m = lines[i]
+        if own & m == m:
+            mills |= m
+            score += W_MILL
+    once = 0
+    twice = 0
+    reach = 0
+    for i in range(nlines):
+        m = lines[i]
+        x = m & ~own
+        if x == 0 or x & (x - 1) or not x & empty:
+            continue
+        twice |= once & x
+        once |= x
+        if sliding:
+            movers = pt[low_index(x), PT_NBR] & own & ~m
+            if movers == 0:
+                score += W_DEAD
+            else:
+                reach |= x
+                score += W_RUNNING if movers & mills else W_REACH
+    if not sliding:
+        score += W_OPEN_PLACING * popcount(once) + W_DOUBLE_PLACING * popcount(twice)
+        reach = once
+    slides = 0
+    blocked = 0
+    junctions = 0
+    x = own
+    while x:
+        low = x & -x
+        x ^= low
+        nbr = pt[low_index(low), PT_NBR]
+        free = popcount(nbr & empty)
+        slides += free
+        if free == 0:
+            blocked += 1
+        if popcount(nbr) >= 4:
+            junctions += 1
+    if sliding:
+        score += W_SLIDE * slides - W_BLOCKED * blocked - _near_blockade(slides)
+    elif hand:
+        score += W_SLIDE_PLACING * slides - W_BLOCKED_PLACING * blocked + W_JUNCTION * junctions
+    if reach:
+        if s[S_TO_MOVE] == p:
+            score += W_TEMPO
+        elif popcount(reach) >= 2:
+            score += W_FORK
+    return score
+
+
+@njit
+def strong_evaluate(pt, lines, par, s, player):
+    """The ``morris`` agent's static value of a position in play, for ``player``."""
+    empty = par[_P_FULL] ^ (s[S_BB0] | s[S_BB1])
+    value = side_terms(pt, lines, par, s, 0, empty) - side_terms(pt, lines, par, s, 1, empty)
+    return value if player == 0 else -value
+
+
+@njit
+def _pvs_order(lines, par, s, moves, scores, n, tt_move, killers, history, ply):
+    """Scores for trying moves best first: the table's move, removals, killers, moves onto
+    the opponent's mill points, then the history table."""
+    opp = s[S_BB0 + 1 - s[S_TO_MOVE]]
+    empty = par[_P_FULL] ^ (s[S_BB0] | s[S_BB1])
+    threats = closers(lines, par[_P_NLINES], opp) & empty
+    for i in range(n):
+        code = moves[i]
+        to = (code >> 5 & 31) - 1
+        if code == tt_move:
+            score = 1 << 40
+        elif code >> 10:
+            score = (1 << 36) + popcount(code >> 10)
+        elif code == killers[ply, 0]:
+            score = 1 << 34
+        elif code == killers[ply, 1]:
+            score = (1 << 34) - 1
+        elif to >= 0 and threats >> to & 1:
+            score = 1 << 32
+        else:
+            score = history[code & 1023]
+        scores[i] = score
+
+
+@njit
+def _pick(moves, sc, i, n):
+    """Selection sort, one step: the best remaining move into place ``i``."""
+    k = i
+    for j in range(i + 1, n):
+        if sc[j] > sc[k]:
+            k = j
+    moves[i], moves[k] = moves[k], moves[i]
+    sc[i], sc[k] = sc[k], sc[i]
+    return moves[i]
+
+
+#: ``counters`` slots of the ``morris`` search beyond the reference's: the root player and
+#: the contempt (what a draw costs the root player, in evaluation units).
+C_ROOT, C_CONTEMPT = 3, 4
+
+
+@njit
+def _ended(s, ply, player, counters):
+    """A finished game's value for ``player``; a draw costs the root player the contempt, so
+    against a weaker reference it plays on instead of repeating."""
+    if s[S_RESULT] == DRAW:
+        contempt = float(counters[C_CONTEMPT])
+        return -contempt if player == counters[C_ROOT] else contempt
+    return WIN - ply if s[S_RESULT] == player else -WIN + ply
+
+
+@njit
+def _count_node(counters):
+    counters[C_NODES] += 1
+    if counters[C_BUDGET] and counters[C_NODES] > counters[C_BUDGET]:
+        counters[C_ABORT] = 1
+
+
+@njit_signed("f8(i8[:, ::1], i8[::1], i8[::1], i8[::1], f8, f8, i8, i8, i8, i8[:, ::1], i8[:, ::1], i8[::1])")
+def _quiesce(pt, lines, par, s, alpha, beta, ply, qdepth, player, bufs, saved, counters):
+    """Removals only past the horizon; the side to move may stand on the evaluation."""
+    _count_node(counters)
+    r = s[S_RESULT]
+    if r != ONGOING and r != OVERFLOW:
+        return _ended(s, ply, player, counters)
+    stand = strong_evaluate(pt, lines, par, s, player)
+    if qdepth <= 0 or r == OVERFLOW or stand >= beta or counters[C_ABORT]:
+        return stand
+    if stand > alpha:
+        alpha = stand
+    moves = bufs[ply]
+    n = legal_moves(pt, lines, par, s, moves)
+    keep = saved[ply]
+    keep[:] = s[:HEADER]
+    best = stand
+    for i in range(n):
+        code = moves[i]
+        if code >> 10 == 0:
+            continue
+        play(pt, par, s, code)
+        v = -_quiesce(
+            pt, lines, par, s, -beta, -alpha, ply + 1, qdepth - 1, 1 - player, bufs, saved, counters
+        )
+        s[:HEADER] = keep
+        if counters[C_ABORT]:
+            return 0.0
+        best = max(best, v)
+        alpha = max(alpha, v)
+        if alpha >= beta:
+            break
+    return best
+
+
+@njit_signed(
+    "f8(i8[:, ::1], i8[::1], i8[::1], i8[::1], i8, f8, f8, i8, i8, i8[::1], i8[:, ::1], f8[::1], "
+    "i8[:, ::1], i8[::1], i8[:, ::1], i8[:, ::1], i8[:, ::1], i8[::1])"
+)
+def _pvs(
+    pt, lines, par, s, depth, alpha, beta, ply, player,
+    tt_keys, tt_ints, tt_vals, killers, history, bufs, scores, saved, counters,
+):  # fmt: skip
+    """Negamax value of ``s`` for ``player``, the side to move."""
+    r = s[S_RESULT]
+    if r != ONGOING and r != OVERFLOW:
+        _count_node(counters)
+        return _ended(s, ply, player, counters)
+    if depth <= 0 or r == OVERFLOW or ply >= PVS_MAX_PLY - QDEPTH - 2:
+        return _quiesce(pt, lines, par, s, alpha, beta, ply, QDEPTH, player, bufs, saved, counters)
+    _count_node(counters)
+    if counters[C_ABORT]:
+        return 0.0
+    key = position_key(s)
+    idx = _tt_index(key, tt_keys.shape[0] - 1)
+    tt_move = -1
+    if tt_keys[idx] == key:
+        tt_move = tt_ints[idx, 2]
+        if tt_ints[idx, 0] >= depth:
+            flag = tt_ints[idx, 1]
+            value = tt_vals[idx]
+            if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
+                return value
+    moves = bufs[ply]
+    n = legal_moves(pt, lines, par, s, moves)
+    sc = scores[ply]
+    _pvs_order(lines, par, s, moves, sc, n, tt_move, killers, history, ply)
+    keep = saved[ply]
+    keep[:] = s[:HEADER]
+    # A single reply is searched a ply deeper: forced lines (blockades, mills) decide games.
+    extend = 1 if n == 1 else 0
+    alpha0 = alpha
+    best = -INF
+    best_move = moves[0]
+    for i in range(n):
+        code = _pick(moves, sc, i, n)
+        play(pt, par, s, code)
+        d = depth - 1 + extend
+        if i == 0:
+            v = -_pvs(
+                pt, lines, par, s, d, -beta, -alpha, ply + 1, 1 - player,
+                tt_keys, tt_ints, tt_vals, killers, history, bufs, scores, saved, counters,
+            )  # fmt: skip
+        else:
+            # Late quiet moves are tried a ply shallower first (late move reduction).
+            reduce = 1 if depth >= 3 and i >= 4 and code >> 10 == 0 else 0
+            v = -_pvs(
+                pt, lines, par, s, d - reduce, -alpha - 1.0, -alpha, ply + 1, 1 - player,
+                tt_keys, tt_ints, tt_vals, killers, history, bufs, scores, saved, counters,
+            )  # fmt: skip
+            if v > alpha and (reduce or v < beta):
+                s[:HEADER] = keep
+                play(pt, par, s, code)
+                v = -_pvs(
+                    pt, lines, par, s, d, -beta, -alpha, ply + 1, 1 - player,
+                    tt_keys, tt_ints, tt_vals, killers, history, bufs, scores, saved, counters,
+                )  # fmt: skip
+        s[:HEADER] = keep
+        if counters[C_ABORT]:
+            return 0.0
+        if v > best:
+            best = v
+            best_move = code
+        if v > alpha:
+            alpha = v
+        if alpha >= beta:
+            if code >> 10 == 0:
+                if killers[ply, 0] != code:
+                    killers[ply, 1] = killers[ply, 0]
+                    killers[ply, 0] = code
+                history[code & 1023] += depth * depth
+            break
+    flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+    tt_keys[idx] = key
+    tt_ints[idx, 0] = depth
+    tt_ints[idx, 1] = flag
+    tt_ints[idx, 2] = best_move
+    tt_vals[idx] = best
+    return best
+
+
+@njit
+def pvs_root(
+    pt, lines, par, s, root_moves, fixed, depth, alpha, beta,
+    tt_keys, tt_ints, tt_vals, killers, history, counters, values,
+):  # fmt: skip
+    """One iteration at the root over ``root_moves`` in their order (``fixed[i]``: a known
+    value of move ``i``, NaN to search it). Writes the moves' values (bounds for those that
+    fail low) into ``values``; returns the index of the best move, or -1 when aborted."""
+    bufs = np.empty((PVS_MAX_PLY, MAX_MOVES), np.int64)
+    scores = np.empty((PVS_MAX_PLY, MAX_MOVES), np.int64)
+    saved = np.empty((PVS_MAX_PLY, HEADER), np.int64)
+    work = s.copy()
+    keep = s[:HEADER].copy()
+    player = s[S_TO_MOVE]
+    best = -1
+    best_value = -INF
+    for i in range(root_moves.shape[0]):
+        code = root_moves[i]
+        if not np.isnan(fixed[i]):
+            v = fixed[i]
+        else:
+            play(pt, par, work, code)
+            lo = -beta if best < 0 else -alpha - 1.0
+            v = -_pvs(
+                pt, lines, par, work, depth - 1, lo, -alpha, 1, 1 - player,
+                tt_keys, tt_ints, tt_vals, killers, history, bufs, scores, saved, counters,
+            )  # fmt: skip
+            if best >= 0 and alpha < v < beta:
+                work[:HEADER] = keep
+                play(pt, par, work, code)
+                v = -_pvs(
+                    pt, lines, par, work, depth - 1, -beta, -alpha, 1, 1 - player,
+                    tt_keys, tt_ints, tt_vals, killers, history, bufs, scores, saved, counters,
+                )  # fmt: skip
+            work[:HEADER] = keep
+            if counters[C_ABORT]:
+                return -1
+        values[i] = v
+        if v > best_value:
+            best_value = v
+            best = i
+        alpha = max(alpha, v)
+    return best
+
+
 # -- the Python side: tables from the reference rules, states in and out -------------------------
 class MorrisKernel:
     """The compiled twin of one rule set: builds its arrays from the reference ``Tables`` and

@@ -1,0 +1,88 @@
+"""Strength of the ``morris`` agent against the fixed reference ``alphabeta`` (issue 17 item 1).
+
+Nine Men's Morris, CPU-time limits (``qipan.agents.clock.use_cpu_clock``), paired openings of
+``--opening-plies`` random placements (both games of a pair start alike, colours swapped),
+``--games`` games in all (fixed count, no early stop). ``--factor`` gives the reference that
+many times the ``morris`` agent's time: the issue's targets are >= 90 % at equal time and
+>= 65 % when the reference gets 4x the time.
+
+    .venv/bin/python benchmarks/morris_strength.py --games 200 --time 0.05
+    .venv/bin/python benchmarks/morris_strength.py --games 200 --time 0.025 --factor 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+
+os.environ["QIPAN_AGENT_CLOCK"] = "cpu"  # the worker processes read it too
+
+from qipan.agents import clock  # noqa: E402
+from qipan.agents.arena import TournamentGame, play_tournament_game  # noqa: E402
+
+
+def schedule(new: str, ref: str, games: int, seed: int, preset: str, opening_plies: int):
+    """Pairs of games from one random opening each (its seed), colours swapped in the pair."""
+    jobs = []
+    for pair in range(games // 2):
+        opening = seed * 1_000_003 + pair
+        for seats in ((new, ref), (ref, new)):
+            jobs.append(TournamentGame(preset, (), seats, opening, opening_plies, None))
+    return jobs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games (even: pairs of one opening)")
+    parser.add_argument("--time", type=float, default=0.05, help="CPU seconds a move for the morris agent")
+    parser.add_argument("--factor", type=float, default=1.0, help="the reference's time / the morris agent's")
+    parser.add_argument(
+        "--opening-plies", type=int, default=4, help="random placements before the agents play"
+    )
+    parser.add_argument("--preset", default="nine-mens-morris")
+    parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--out", help="write every game (JSON) here")
+    args = parser.parse_args()
+    clock.use_cpu_clock()
+    new = f"morris:time={args.time:g}"
+    ref = f"alphabeta:time={args.time * args.factor:g}"
+    jobs = schedule(new, ref, args.games, args.seed, args.preset, args.opening_plies)
+    mine = []  # the morris agent's score in each game
+    reasons: Counter = Counter()
+    played = []
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for job, game in zip(jobs, pool.map(play_tournament_game, jobs), strict=True):
+            score = 0.5 if game["score"] is None else game["score"]
+            seat = job.agents.index(new)
+            mine.append(score if seat == 0 else 1 - score)
+            outcome = "won" if mine[-1] == 1 else "drawn" if mine[-1] == 0.5 else "lost"
+            reasons[f"{outcome}: {game['reason']}"] += 1
+            played.append({"agents": job.agents, "seed": job.seed, **game})
+            print(
+                f"{len(mine)}/{len(jobs)} morris as {'White' if seat == 0 else 'Black'} {outcome} "
+                f"({game['reason']}, {game['plies']} plies); total {sum(mine):g}",
+                flush=True,
+            )
+    n = len(mine)
+    rate = sum(mine) / n
+    spread = math.sqrt(sum((s - rate) ** 2 for s in mine) / max(n - 1, 1) / n)  # standard error
+    wins, draws, losses = mine.count(1), mine.count(0.5), mine.count(0)
+    print(f"{new} vs {ref} on {args.preset}, {n} games, {args.opening_plies} random opening plies")
+    print(
+        f"score {sum(mine):g}/{n} = {100 * rate:.1f}% +- {196 * spread:.1f} (95%)  +{wins} ={draws} -{losses}"
+    )
+    for reason, count in reasons.most_common():
+        print(f"  {count:4d}  {reason}")
+    print(f"CPU seconds of the games: {sum(g['cpu_seconds'] for g in played):.0f}")
+    if args.out:
+        with open(args.out, "w") as fh:
+            json.dump({"new": new, "reference": ref, "score": sum(mine), "games": played}, fh, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""Iterative deepening for the ``morris`` agent over the kernel's PVS (``kernel.pvs_root``):
+aspiration windows around the last score, the best move first at each new depth, root moves
+whose value is already known (from the perfect-play tables) given as fixed values, and the
+transposition table and history kept between the moves of a game.
+
+Numba code has no clock here (its disk cache and ``objmode`` do not mix), so each iteration
+gets a node budget from the time left and the speed measured so far, like the reference
+``alphabeta``; an iteration over budget is dropped."""
+
+from __future__ import annotations
+
+import math
+
+from ...agents import clock
+from ...fast import np
+from .kernel import C_ABORT, C_BUDGET, C_CONTEMPT, C_NODES, C_ROOT, PVS_MAX_PLY, QDEPTH, WIN, pvs_root
+
+INF = 1e18
+#: Deepest iteration (the kernel's ply arrays hold the quiescence search beyond it).
+MAX_DEPTH = PVS_MAX_PLY - QDEPTH - 4
+
+
+class SearchResult:
+    __slots__ = ("code", "score", "depth", "nodes")
+
+    def __init__(self, code: int, score: float, depth: int, nodes: int):
+        self.code, self.score, self.depth, self.nodes = code, score, depth, nodes
+
+
+class Searcher:
+    """The search state of one player in one game on one kernel."""
+
+    def __init__(self, kernel, table_bits: int = 20, contempt: int = 20):
+        self.kernel = kernel
+        self.contempt = contempt
+        size = 1 << table_bits
+        self.tt_keys = np.full(size, -1, np.int64)
+        self.tt_ints = np.zeros((size, 3), np.int64)
+        self.tt_vals = np.zeros(size, np.float64)
+        self.history = np.zeros(1024, np.int64)
+        self.rate = 300_000.0  # nodes per second on the agents' clock, a guess until measured
+
+    def search(
+        self, state, codes, fixed=None, depth=None, deadline=None, nodes=None, window=30.0
+    ) -> SearchResult:
+        """Deepen over the root moves ``codes`` (tried in this order first) until ``depth``,
+        the ``deadline`` on the agents' clock or about ``nodes`` nodes; ``fixed``: known
+        values (NaN: search). The first iteration always completes, so there is a move."""
+        k = self.kernel
+        s = k.state(state)
+        self.history //= 4  # the last move's counts still order, the new ones soon dominate
+        killers = np.zeros((PVS_MAX_PLY, 2), np.int64)
+        counters = np.zeros(5, np.int64)
+        counters[C_ROOT], counters[C_CONTEMPT] = state.to_move, self.contempt
+        root = np.array(codes, np.int64)
+        known = np.full(len(codes), math.nan) if fixed is None else np.array(fixed, np.float64)
+        values = np.zeros(len(codes), np.float64)
+        result = SearchResult(int(root[0]), 0.0, 0, 0)
+        started = clock.now()
+        score = 0.0
+        for d in range(1, min(depth or MAX_DEPTH, MAX_DEPTH) + 1):
+            if deadline is not None and d > 1:
+                left = deadline - clock.now()
+                if left <= 0:
+                    break
+                counters[C_BUDGET] = counters[C_NODES] + max(256, int(self.rate * left))
+            if nodes is not None and d > 1:
+                if counters[C_NODES] >= nodes:
+                    break
+                counters[C_BUDGET] = min(counters[C_BUDGET] or nodes, nodes)
+            alpha, beta = (
+                (score - window, score + window) if d > 2 and abs(score) < WIN - 1000 else (-INF, INF)
+            )
+            while True:
+                best = pvs_root(
+                    k.pt, k.lines, k.par, s, root, known, d, alpha, beta,
+                    self.tt_keys, self.tt_ints, self.tt_vals, killers, self.history, counters, values,
+                )  # fmt: skip
+                if best < 0 or alpha < values[best] < beta:
+                    break
+                alpha, beta = -INF, INF  # outside the window: again with a full one
+            spent = clock.now() - started
+            if spent > 0.005:
+                self.rate = counters[C_NODES] / spent
+            result.nodes = int(counters[C_NODES])
+            if best < 0 or counters[C_ABORT]:
+                break
+            score = float(values[best])
+            result.code, result.score, result.depth = int(root[best]), score, d
+            order = [best] + [i for i in range(len(root)) if i != best]
+            root, known, values = root[order], known[order], values[order]
+            if abs(score) >= WIN - 1000:
+                break
+        return result

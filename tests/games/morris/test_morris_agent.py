@@ -1,0 +1,237 @@
+"""The ``morris`` agent: the strongest Morris agent on every preset, its evaluation (mobility,
+blockades, reachable mills), perfect play from installed tables, the opening book, seeds,
+limits and the fallback without compiled kernels."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+import qipan
+from qipan.agents import clock
+from qipan.agents import load as load_agent
+from qipan.agents.base import agent_spec, strongest_agent_name
+from qipan.core.errors import OptionError, QipanError
+from qipan.fast import enabled
+
+MORRIS = [s.id for s in qipan.specs() if s.family == "morris"]
+needs_kernels = pytest.mark.skipif(not enabled(), reason="the compiled kernels are off")
+
+
+@pytest.mark.parametrize("preset", MORRIS)
+def test_it_is_the_strongest_agent_of_every_morris_preset_and_plays_it(preset):
+    game = qipan.load(preset)
+    assert strongest_agent_name(game, 2) == "morris"
+    agent = load_agent("morris", game=game, players=2, depth=2, seed=1)
+    state = game.new()
+    for _ in range(6):
+        if state.outcome is not None:
+            break
+        move = agent.choose(state)
+        assert move in state.legal_moves()
+        state.play(move)
+
+
+def test_parameters_are_checked_and_a_finished_game_is_refused():
+    spec = agent_spec("morris")
+    assert spec.strength > agent_spec("morris-solver").strength
+    with pytest.raises(OptionError, match="bool"):
+        load_agent("morris", book="perhaps")
+    with pytest.raises(OptionError, match="no parameter"):
+        load_agent("morris", stones=3)
+    game = qipan.load("nine-mens-morris")
+    state = game.new()
+    while state.outcome is None:
+        state.play(random.Random(state.ply).choice(state.legal_moves()))
+    with pytest.raises(QipanError, match="game is over"):
+        load_agent("morris", depth=1).choose(state)
+
+
+def test_on_the_three_by_three_boards_it_plays_the_solver():
+    game = qipan.load("three-mens-morris-kurna")
+    for seed in range(2):
+        state = game.new()
+        agents = [load_agent("morris", seed=seed), load_agent("random", seed=seed)]
+        while state.outcome is None:
+            state.play(agents[state.to_move].choose(state))
+        assert state.outcome.winners == (0,)  # Kurna is a first-player win
+        assert agents[0].last in ("solver", "forced")
+
+
+@needs_kernels
+def test_the_evaluation_sees_mobility_blocked_stones_and_reachable_mills():
+    from qipan.games.morris.kernel import strong_evaluate
+
+    game = qipan.load("nine-mens-morris")
+    kernel = game.kernel()
+
+    def value(text, player=0):
+        return strong_evaluate(kernel.pt, kernel.lines, kernel.par, kernel.state(game.position(text)), player)
+
+    # Same material; White's stones hemmed in on the outer ring against free ones.
+    hemmed = "W:a1,a4,a7,d7 B:b2,b4,b6,d6,g1,g4,g7,d1 hands:0,0 to:B"
+    free = "W:a1,d2,f4,d6 B:b2,b6,g1,g7,d1,f2,c3,e5 hands:0,0 to:B"
+    assert value(hemmed) < value(free)
+    # Antisymmetric: the same position seen by the other player.
+    assert value(free, 1) == pytest.approx(-value(free, 0))
+    # A mill a stone can slide into next move counts more than one no stone can reach.
+    reachable = "W:a1,a4,d7,g4 B:d5,e5,f2,g1,c3 hands:0,0 to:B"  # d7 slides to a7
+    unreachable = "W:a1,a4,f6,g4 B:d5,e5,f2,g1,c3 hands:0,0 to:B"
+    assert value(reachable) > value(unreachable)
+
+
+@needs_kernels
+def test_same_seed_same_moves_and_the_seed_varies_equal_choices():
+    game = qipan.load("nine-mens-morris")
+
+    def moves(seed):
+        agent = load_agent("morris", depth=3, seed=seed, book=False)
+        state = game.new()
+        for _ in range(8):
+            state.play(agent.choose(state))
+        return [m.text for m in state.history]
+
+    assert moves(4) == moves(4)
+    assert len({tuple(moves(s)) for s in range(4)}) > 1
+
+
+@needs_kernels
+def test_time_limit_stops_deepening(monkeypatch):
+    """On a clock that jumps a second at every reading, a 0.5 s move completes the first
+    iteration only (it always completes one), and the node budget ends a deeper one."""
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(clock, "now", lambda: float(next(ticks)))
+    agent = load_agent("morris", time=0.5, book=False, seed=1)
+    state = qipan.load("nine-mens-morris").new()
+    move = agent.choose(state)
+    assert move in state.legal_moves() and agent.last_result.depth == 1
+    capped = load_agent("morris", iterations=5000, book=False, seed=1)
+    capped.choose(state)
+    assert 1 <= capped.last_result.depth < 10 and capped.last_result.nodes < 5000 + 20_000
+
+
+def test_without_kernels_it_plays_the_reference_search(monkeypatch):
+    monkeypatch.setenv("QIPAN_KERNELS", "0")
+    game = qipan.load("nine-mens-morris")
+    agent = load_agent("morris", depth=1, seed=3)
+    state = game.new()
+    move = agent.choose(state)
+    assert move in state.legal_moves() and agent.last == "reference"
+
+
+# -- perfect-play tables ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def six_endgames(tmp_path_factory):
+    """Six Men's Morris endgames with three stones a side (built in under a second)."""
+    pytest.importorskip("numpy")
+    from qipan.games.morris.perfect import PerfectTables
+
+    tables = PerfectTables(qipan.load("six-mens-morris"), tmp_path_factory.mktemp("six3"), 3)
+    tables.build()
+    return tables
+
+
+def test_in_the_tables_it_plays_a_best_table_move_and_never_loses_a_draw(six_endgames):
+    from qipan.solve.codes import decode
+
+    rng = random.Random(2)
+    codes = six_endgames.db.values((3, 3, 0, 0))
+    picked = {"win": [], "draw": []}
+    for i in rng.sample(range(len(codes)), 400):
+        kind = decode(int(codes[i]))[0]
+        if kind in picked and len(picked[kind]) < 2:
+            picked[kind].append(i)
+    assert picked["win"] and picked["draw"]
+    for kind, indexes in picked.items():
+        for i in indexes:
+            state = six_endgames.space.state_at((3, 3, 0, 0), i)
+            mover = state.to_move
+            agents = [None, None]
+            agents[mover] = load_agent("morris", tables=str(six_endgames.directory), depth=2, seed=i)
+            agents[1 - mover] = load_agent("alphabeta", depth=2)
+            best = {m.text for m in six_endgames.best_moves(state)}
+            assert agents[mover].choose(state).text in best and agents[mover].last == "tables"
+            while state.outcome is None and state.ply < 200:
+                state.play(agents[state.to_move].choose(state))
+            result = 0.5 if state.outcome is None else state.outcome.reward(mover)
+            assert result == 1.0 if kind == "win" else result >= 0.5, (kind, i, state.position())
+
+
+@needs_kernels
+def test_outside_the_tables_root_moves_into_them_get_their_exact_value(six_endgames):
+    """From 3 against 4 stones (outside the 3-stone tables), a mill that leads into a won
+    3-3 table position is taken."""
+    from qipan.games.morris.tables import MorrisSpace
+
+    game = six_endgames.game
+    space4 = MorrisSpace(game, max_stones=4)
+    rng = random.Random(5)
+    tried = 0
+    while tried < 3:
+        state = space4.state_at((3, 4, 0, 0), rng.randrange(space4.index.size(3, 4)))
+        winning = []
+        for move in state.legal_moves():
+            child = state.copy()
+            child.play(move)
+            if (
+                child.outcome is None
+                and six_endgames.covers(child)
+                and six_endgames.value(child)[0] == "loss"
+            ):
+                winning.append(move)
+        if not winning or six_endgames.covers(state):
+            continue
+        tried += 1
+        agent = load_agent("morris", tables=str(six_endgames.directory), depth=1, seed=tried)
+        assert agent.choose(state) in winning and agent.last == "search"
+
+
+def test_tables_of_other_rules_are_not_used(six_endgames, tmp_path):
+    agent = load_agent("morris", tables=str(six_endgames.directory), depth=1)
+    other = qipan.load("six-mens-morris", flying=None)
+    assert agent._installed_tables(other) is None
+    assert load_agent("morris", tables=str(tmp_path), depth=1)._installed_tables(six_endgames.game) is None
+
+
+# -- the opening book ------------------------------------------------------------------------------
+def test_the_book_key_is_the_same_for_symmetric_positions_and_moves_map_back():
+    pytest.importorskip("numpy")
+    from qipan.games.morris import book
+
+    game = qipan.load("nine-mens-morris")
+    a, b = game.new(), game.new()
+    for text in ("a1", "d2"):
+        a.play(game.parse(text, a))
+    for text in ("g7", "d6"):  # the half turn of the board
+        b.play(game.parse(text, b))
+    key_a, perm_a = book.position_key(a)
+    key_b, perm_b = book.position_key(b)
+    assert key_a == key_b
+    move_a, move_b = game.parse("g1", a), game.parse("a7", b)  # corresponding corners
+    assert book.move_data(move_a, perm_a) == book.move_data(move_b, perm_b)
+    moved = game.new()
+    for _ in range(18):  # after placement the book has nothing to say
+        moved.play(random.Random(moved.ply).choice(moved.legal_moves()))
+    assert book.position_key(moved) is None
+
+
+@needs_kernels
+def test_the_shipped_book_answers_the_opening_with_legal_moves():
+    from qipan.games.morris import book
+
+    data = book.load_book()
+    assert data["positions"], "book_nine.json is missing or empty: benchmarks/morris_book.py builds it"
+    game = qipan.load("nine-mens-morris")
+    state = game.new()
+    agent = load_agent("morris", time=1, seed=1)
+    rng = random.Random(8)
+    for ply in range(3):
+        move = agent.choose(state)
+        assert move in state.legal_moves() and agent.last == "book", ply
+        state.play(rng.choice(state.legal_moves()))
+    # Rules that change placement (no mill protection) do not use it.
+    other = qipan.load("nine-mens-morris", protection="no_mill_protection").new()
+    assert book.book_moves(other) == []
+    assert math.isfinite(data["positions"][next(iter(data["positions"]))]["score"])
