@@ -7,6 +7,11 @@ the move round-trip (send -> the new state arrives back) at p50/p90/p99/max.
 
     .venv/bin/python benchmarks/load_ws.py --games 200 --moves 30 --think 0.5
     .venv/bin/python benchmarks/load_ws.py --games 50 --think 0     # saturation, no pause
+
+Several processes (``qipan serve --redis``) on one PostgreSQL database: ``--processes 2
+--redis redis://127.0.0.1:6379 --db postgresql://...``; game i is created on and played
+through process i mod N (``--cross``: its second player on the next process, so every move
+also crosses Redis).
 """
 
 from __future__ import annotations
@@ -37,17 +42,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: str, limits: str = "Limits.unlimited_rates()") -> tuple[subprocess.Popen, str]:
+def start_server(
+    db: str, limits: str = "Limits.unlimited_rates()", redis: str | None = None
+) -> tuple[subprocess.Popen, str]:
     """The server in a subprocess; ``limits`` is a Limits expression (default: no rate
-    limits, as every client of a load test comes from 127.0.0.1)."""
+    limits, as every client of a load test comes from 127.0.0.1); ``redis``: one of several
+    processes on ``db``."""
     port = free_port()
     code = (
         "import qipan.server; from qipan.server.limits import Limits; "
-        f"qipan.server.run(port={port}, db={db!r}, log_level='warning', limits={limits})"
+        f"qipan.server.run(port={port}, db={db!r}, log_level='warning', limits={limits}, redis={redis!r})"
     )
     proc = subprocess.Popen([sys.executable, "-c", code])
     base = f"http://127.0.0.1:{port}"
-    for _ in range(600):
+    for _ in range(3000):  # a busy machine imports slowly
         try:
             if httpx.get(base + "/healthz", timeout=1).status_code == 200:
                 return proc, base
@@ -90,10 +98,11 @@ class Player:
 
 
 async def setup_game(
-    http: httpx.AsyncClient, ws_base: str, game: str
+    http: httpx.AsyncClient, ws_bases: list[str], game: str
 ) -> tuple[list[Player], list[asyncio.Task]]:
+    """A game created through the first of ``ws_bases``, seat i's socket on ws_bases[i]."""
     r = await http.post(
-        "/api/games",
+        ws_bases[0].replace("ws", "http", 1) + "/api/games",
         json={
             "game": game,
             "seats": [
@@ -107,7 +116,7 @@ async def setup_game(
     players, tasks = [], []
     for seat in sorted(created["seats"], key=lambda s: s["seat"]):
         ws = await connect(
-            f"{ws_base}/ws/games/{created['id']}",
+            f"{ws_bases[seat['seat']]}/ws/games/{created['id']}",
             additional_headers={"Authorization": f"Bearer {seat['token']}"},
             max_size=1 << 22,
         )
@@ -158,6 +167,12 @@ def cpu_seconds(pid: int) -> float | None:
         return None
 
 
+def total_cpu(procs: list[subprocess.Popen]) -> float | None:
+    """CPU seconds of every server process together."""
+    seconds = [cpu_seconds(p.pid) for p in procs]
+    return sum(s for s in seconds if s is not None) if procs else None
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -165,16 +180,28 @@ def percentile(values: list[float], q: float) -> float:
 
 async def run(args) -> None:
     base = args.url
-    proc = None
+    procs: list[subprocess.Popen] = []
     server_cpu = None
     load_before = f"{os.getloadavg()[0]:.1f}"
+    bases = [base]
     if base is None:
         db = args.db or f"sqlite:///{tempfile.mkdtemp(prefix='qipan-load-')}/load.sqlite3"
-        proc, base = start_server(db)
-    host = urlparse(base).hostname
-    if host not in ("127.0.0.1", "localhost", "::1"):
-        raise SystemExit("load tests run against loopback only")
-    ws_base = base.replace("http", "ws", 1)
+        if args.processes > 1 and not args.redis:
+            raise SystemExit("--processes needs --redis (and a PostgreSQL --db)")
+        started = [start_server(db, redis=args.redis) for _ in range(args.processes)]
+        procs = [p for p, _ in started]
+        bases = [b for _, b in started]
+        base = bases[0]
+    for b in bases:
+        if urlparse(b).hostname not in ("127.0.0.1", "localhost", "::1"):
+            raise SystemExit("load tests run against loopback only")
+    ws_all = [b.replace("http", "ws", 1) for b in bases]
+
+    def sockets_of(i: int) -> list[str]:
+        first = ws_all[i % len(ws_all)]
+        second = ws_all[(i + 1) % len(ws_all)] if args.cross else first
+        return [first, second]
+
     try:
         limits = httpx.Limits(max_connections=50)
         async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
@@ -195,10 +222,10 @@ async def run(args) -> None:
             setups = []
             for i in range(0, args.games, 20):  # connect in batches
                 setups += await asyncio.gather(
-                    *(setup_game(http, ws_base, game) for _ in range(i, min(args.games, i + 20)))
+                    *(setup_game(http, sockets_of(k), game) for k in range(i, min(args.games, i + 20)))
                 )
             setup_time = time.perf_counter() - t0
-        setup_cpu = cpu_seconds(proc.pid) if proc else None
+        setup_cpu = total_cpu(procs)
         latencies: list[float] = []
         rng = random.Random(args.seed)
         stop_at = time.monotonic() + args.max_seconds
@@ -217,17 +244,19 @@ async def run(args) -> None:
                 await p.ws.close()
             for t in tasks:
                 t.cancel()
-        server_cpu = cpu_seconds(proc.pid) if proc else None
+        server_cpu = total_cpu(procs)
     finally:
-        if proc:
+        for proc in procs:
             proc.terminate()
+        for proc in procs:
             proc.wait(timeout=10)
     total = sum(counts)
     ms = [x * 1000 for x in latencies]
     print(
         f"game {game}; {args.games} concurrent games, {2 * args.games} WebSockets; think {args.think}s; "
         f"{args.bot_games} bot-vs-bot games (mcts {args.bot_time}s/move) alongside; "
-        f"server {'subprocess' if proc else base}; {os.cpu_count()} cores"
+        f"server {f'{len(procs)} subprocess(es)' if procs else base}"
+        f"{', cross-process games' if args.cross else ''}; {os.cpu_count()} cores"
     )
     print(f"setup (create + connect): {setup_time:.1f}s")
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -271,6 +300,9 @@ def main() -> None:
         "--bot-games", type=int, default=0, help="bot-vs-bot games thinking on the server meanwhile"
     )
     parser.add_argument("--bot-time", type=float, default=0.5, help="seconds per bot move")
+    parser.add_argument("--processes", type=int, default=1, help="server processes to start (needs --redis)")
+    parser.add_argument("--redis", default=None, help="redis:// URL for several processes")
+    parser.add_argument("--cross", action="store_true", help="each game's second player on the next process")
     args = parser.parse_args()
     try:  # the load client shares the machine with the server: keep it light
         import uvloop

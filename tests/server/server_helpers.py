@@ -85,6 +85,8 @@ class ServerProcess:
         return self.wait_ready() if wait else self
 
     def output(self) -> str:
+        if self.log.closed:
+            return ""
         self.log.seek(0)
         return self.log.read().decode(errors="replace")
 
@@ -108,5 +110,4 @@ class ServerProcess:
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(timeout=10)
-        if self.proc:
-            self.log.close()
+

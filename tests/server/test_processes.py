@@ -59,8 +59,9 @@ def cluster(cluster_db):
         return servers
 
     yield start
-    for server in started:
+    for i, server in enumerate(started):
         server.kill()
+        print(f"--- log of process {i} ---\n{server.output()[-4000:]}")  # shown when a test fails
 
 
 def create(base: str, **body) -> tuple[str, dict[int, str]]:

@@ -135,8 +135,13 @@ class Manager:
                 resumed = clock.since != since
             await self._commit(session, persist=resumed and self.bus is not None)
 
-        with contextlib.suppress(ApiError):  # e.g. the store is down: the next beat retries
+        try:
             await self._change(session, resume)
+        except ApiError as exc:
+            log.warning("game %s: cannot resume it now: %s", game_id, exc.message)
+            if self.leases is not None:  # given up, so that the next beat (anyone's) retries
+                self.leases.held.discard(game_id)
+                await self._release(game_id)
 
     async def stop(self) -> None:
         for handle in self.timers.values():
