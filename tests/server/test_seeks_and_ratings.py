@@ -237,7 +237,9 @@ def test_leaderboard_and_profile_refusals(site):
     assert site.get("/api/leaderboard?time_class=hyper").status_code == 400
     assert site.get("/api/users/nobody42").status_code == 404
     bots = site.get("/api/bots").json()["bots"]
-    assert bots and all(b["provisional"] and not b["measured"] for b in bots)
+    # The bots are the levels; measured where the ladder measured them, else provisional.
+    assert [b["level"] for b in bots] == list(range(1, 9))
+    assert all(b["measured"] == bool(b["ratings"]) == (not b["provisional"]) for b in bots)
 
 
 def test_correspondence_clock_counts_wall_time_across_restarts(db_url):

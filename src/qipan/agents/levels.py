@@ -293,6 +293,18 @@ def measured_rating(preset: str, number: int) -> float | None:
     return None if value is None else float(value)
 
 
+def measured_ratings(number: int) -> dict[str, dict]:
+    """Level ``number``'s measured rating per preset: ``{preset: {"rating", "rd"}}``, the
+    deviation from the ladder's 95% interval (1.96 standard errors)."""
+    out = {}
+    for preset, entry in ladder().get("games", {}).items():
+        rating = entry.get("ratings", {}).get(str(number))
+        if rating is not None:
+            error = entry.get("error", {}).get(str(number))
+            out[preset] = {"rating": float(rating), "rd": None if error is None else round(error / 1.96, 1)}
+    return out
+
+
 def describe_levels(preset: str | None = None) -> list[dict]:
     """The levels as the lobby and ``/api/specs`` show them, with the measured ratings of
     ``preset`` where the ladder has them."""

@@ -145,7 +145,6 @@ def time_class(clock: dict | None, days: int | None = None) -> str | None:
     return "classical"
 
 
-#: Bots' fixed ratings should come from `qipan arena`; no arena measurement of them exists
-#: yet, so every bot shows the unmeasured default (1500, deviation 350) marked provisional.
+#: A bot's rating where the levels' ladder (agents/levels_ladder.json, measured by
+#: `qipan arena --levels`) has not measured it: the default (1500, deviation 350), provisional.
 BOT_RATING = Rating()
-BOT_RATING_MEASURED = False

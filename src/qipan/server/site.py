@@ -12,7 +12,6 @@ import sqlalchemy as sa
 from argon2 import PasswordHasher
 from sqlalchemy.exc import IntegrityError
 
-from .. import agents as _agents
 from ..core import spec
 from .accounts import Account, Accounts, RateLimiter
 from .chat import RATE_COUNT, RATE_WINDOW, Chat
@@ -300,18 +299,30 @@ class Site:
 
 
 def bots() -> list[dict]:
-    """The bots people can play, with their fixed ratings (see ratings.BOT_RATING)."""
-    from .ratings import BOT_RATING, BOT_RATING_MEASURED
+    """The bots people can play: levels 1-8 of every game (the ``level`` agent), with the
+    ratings the ladder measured per game (agents/levels_ladder.json, written by
+    benchmarks/levels_ladder.py); ``rating`` is their mean over the measured games, the
+    provisional default (ratings.BOT_RATING) where no game was measured."""
+    from ..agents.levels import LEVELS, measured_ratings
+    from .ratings import BOT_RATING
 
-    return [
-        {
-            "name": a.name,
-            "description": a.description,
-            "families": list(a.families) if a.families else None,
-            "rating": BOT_RATING.rating,
-            "rd": BOT_RATING.rd,
-            "provisional": True,
-            "measured": BOT_RATING_MEASURED,
-        }
-        for a in _agents.agent_specs()
-    ]
+    out = []
+    for lvl in LEVELS:
+        ratings = measured_ratings(lvl.number)
+        mean = sum(r["rating"] for r in ratings.values()) / len(ratings) if ratings else BOT_RATING.rating
+        out.append(
+            {
+                "name": f"level {lvl.number}",
+                "agent": "level",
+                "level": lvl.number,
+                "limits": {"level": lvl.number},
+                "description": lvl.title,
+                "families": None,
+                "rating": mean,
+                "rd": BOT_RATING.rd,
+                "ratings": ratings,
+                "provisional": not ratings,
+                "measured": bool(ratings),
+            }
+        )
+    return out

@@ -175,7 +175,15 @@ async function renderBots() {
   $("bot-list").replaceChildren(...bots.map((b) => el("li", {},
     el("span", { title: b.description }, `${b.name} — ${t(b.measured ? "lobby.rating_measured" : "lobby.rating_provisional", { rating: Math.round(b.rating) })}`
       + (b.families ? ` (${b.families.map(familyName).join(", ")})` : "")),
-    el("button", { type: "button", class: "play-bot", onclick: () => playBot(b.name) }, t("lobby.play")))));
+    el("button", { type: "button", class: "play-bot",
+      onclick: () => (b.agent === "level" ? playLevel(b.level) : playBot(b.name)) }, t("lobby.play")))));
+}
+
+function playLevel(level) {
+  // The bots are the levels: "play the computer" (computer.js) offers them for each game.
+  const select = $("computer-level");
+  if (select) select.value = String(level);
+  $("play-computer").scrollIntoView({ behavior: "smooth" });
 }
 
 function playBot(name) {
