@@ -52,12 +52,23 @@ def messages(lang: str) -> dict[str, str]:
     return own_messages(DEFAULT) | own_messages(lang)
 
 
+#: Templates that split any message at a separator, tried after all others and in this
+#: order: a chain of results ("a; b") is split before a "subject: reason" message.
+SPLITTERS = ("error.core.joined", "error.core.prefixed")
+
+
 def error_templates() -> list[dict[str, str]]:
     """The English templates of the error keys, most specific first (the most literal
-    text), so a general template such as "{move} is not a legal move here" is tried last."""
+    text), so a general template such as "{move} is not a legal move here" is tried late
+    and the splitters last."""
     english = own_messages(DEFAULT)
     keyed = [(k, v) for k, v in english.items() if k.startswith(ERROR_PREFIX)]
-    keyed.sort(key=lambda kv: -len(_PLACEHOLDER.sub("", kv[1])))
+    keyed.sort(
+        key=lambda kv: (
+            SPLITTERS.index(kv[0]) if kv[0] in SPLITTERS else -1,
+            -len(_PLACEHOLDER.sub("", kv[1])),
+        )
+    )
     return [{"key": k, "template": v} for k, v in keyed]
 
 
@@ -95,3 +106,36 @@ def table(lang: str) -> dict:
         "messages": messages(lang),
         "errors": error_templates(),
     }
+
+
+@lru_cache(maxsize=1024)
+def _pattern(template: str) -> tuple[re.Pattern, list[str]]:
+    """A template's regular expression: each {name} matches any text (shortest first)."""
+    names: list[str] = []
+    parts = []
+    for part in re.split(r"(\{\w+\})", template):
+        m = re.fullmatch(r"\{(\w+)\}", part)
+        if m:
+            names.append(m.group(1))
+            parts.append("(.+?)")
+        else:
+            parts.append(re.escape(part))
+    return re.compile("^" + "".join(parts) + "$", re.S), names
+
+
+def translate(message: str, lang: str) -> str | None:
+    """``message`` (an English message of the rules or the server) in ``lang`` by the error
+    templates, as the page's translateError does (i18n.js); None when no template matches.
+    Parameters that are messages themselves (a game-over reason) are translated too."""
+    table = messages(lang)
+    for entry in error_templates():
+        pattern, names = _pattern(entry["template"])
+        m = pattern.match(message)
+        if m:
+            params = {n: translate(v, lang) or v for n, v in zip(names, m.groups(), strict=True)}
+            return _fill(table[entry["key"]], params)
+    return None
+
+
+def _fill(template: str, params: dict[str, str]) -> str:
+    return _PLACEHOLDER.sub(lambda p: params.get(p.group(1), p.group(0)), template)
