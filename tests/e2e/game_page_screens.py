@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -52,8 +53,9 @@ def start_game(base: str, preset: str, plies: int, seed: int = 5) -> tuple[str, 
     spec = next(s for s in httpx.get(f"{base}/api/specs").json()["games"] if s["id"] == preset)
     players = spec["players"][0]
     body = {"game": preset, "players": players, "seats": seats_for(players), "seed": seed}
-    if spec.get("capabilities", {}).get("realtime_tick"):
-        body["realtime"] = 600  # photographed standing still
+    realtime = bool(spec.get("capabilities", {}).get("realtime_tick"))
+    if realtime:
+        body["realtime"] = 0.5  # a move waits for its tick: sent one tick at a time
     r = httpx.post(f"{base}/api/games", json=body)
     r.raise_for_status()
     data = r.json()
@@ -79,6 +81,8 @@ def start_game(base: str, preset: str, plies: int, seed: int = 5) -> tuple[str, 
             json={"move": move},
             headers={"Authorization": f"Bearer {token}"},
         ).raise_for_status()
+        while realtime and httpx.get(f"{base}/api/games/{data['id']}").json()["ply"] == state["ply"]:
+            time.sleep(0.05)
     return data["id"], tokens
 
 
@@ -122,9 +126,10 @@ def main(argv: list[str]) -> None:
     out = Path(argv[0]) if argv else Path("/work/screenshots")
     out.mkdir(parents=True, exist_ok=True)
     presets = argv[1:] or list(PLIES)
-    db = f"sqlite:///{out / 'screens.sqlite3'}"
-    (out / "screens.sqlite3").unlink(missing_ok=True)
-    server = ServerProcess(db).start()
+    import tempfile
+
+    scratch = tempfile.TemporaryDirectory()
+    server = ServerProcess(f"sqlite:///{Path(scratch.name) / 'screens.sqlite3'}").start()
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=conftest.CHROMIUM, args=conftest.CHROMIUM_ARGS)
@@ -134,7 +139,7 @@ def main(argv: list[str]) -> None:
             browser.close()
     finally:
         server.kill()
-        (out / "screens.sqlite3").unlink(missing_ok=True)
+        scratch.cleanup()
 
 
 if __name__ == "__main__":

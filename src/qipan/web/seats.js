@@ -26,6 +26,7 @@ export function youAre(state, seats) {
     const list = colours.map((c) => c.label);
     return list.length === 1 ? t("game.you_are", { colour: list[0] }) : t("game.you_play", { colours: joined(list) });
   }
+  if (state.players === 1) return "";  // a puzzle: nobody else to tell apart
   const list = seats.map((i) => t("game.seat_n", { n: i + 1 }));
   return list.length === 1 ? t("game.you_are", { colour: list[0] }) : t("game.you_play", { colours: joined(list) });
 }

@@ -124,6 +124,15 @@ def svg(state: BlackPathState) -> str:
         if tile != EMPTY:
             for seg in _segments(tile):
                 out.append(_segment_svg(tile, seg, x, y, seg in used.get(cell, set())))
+    # Coordinates as moves and results name cells (a1 top left): letters below, numbers
+    # on the right (the start mark takes the top-left corner's margins).
+    font = 'font-size="12" font-family="sans-serif" text-anchor="middle" fill="#444" class="coord"'
+    for c in range(g.cols):
+        out.append(
+            f'<text x="{pad + c * s + s / 2:g}" y="{pad + g.rows * s + 15}" {font}>{chr(ord("a") + c)}</text>'
+        )
+    for r in range(g.rows):
+        out.append(f'<text x="{pad + g.cols * s + 10}" y="{pad + r * s + s / 2 + 4:g}" {font}>{r + 1}</text>')
     # Where the path starts: a mark on the start side of the top-left cell.
     if g.start_side == 3:
         out.append(

@@ -209,7 +209,7 @@ def svg(state: PipeManiaState) -> str:
         out.extend(_board_svg(state, board, 20 + i * (lv.cols * SIZE + 30), 44, cell_targets[i]))
     # The side panel: scores, dispensers and the buttons (pass, hurry, piece choices).
     px = 20 + len(boards) * (lv.cols * SIZE + 30)
-    y = 30
+    y = 56  # below the boards' status lines
     for p in range(state.num_players):
         out.append(
             f'<text x="{px}" y="{y}" font-size="12" fill="{_COLOURS[p]}">P{p + 1}: {state.scores[p]}</text>'

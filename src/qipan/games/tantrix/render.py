@@ -69,10 +69,14 @@ def tile_svg(
     number: int,
     target: str | None = None,
     highlight: bool = False,
+    cell: Cell | None = None,
+    last: bool = False,
 ) -> str:
     attrs = f' data-target="{escape(target)}" style="cursor:pointer"' if target else ""
+    if cell is not None:
+        attrs += f' data-cell="{cell[0]},{cell[1]}"'
     parts = [
-        f'<g class="tile"{attrs}>',
+        f'<g class="tile{" last-move" if last else ""}"{attrs}>',
         f'<polygon points="{hexagon_points(cx, cy, size * 0.98)}" fill="#141414" '
         f'stroke="{"#ffffff" if highlight else "#555"}" stroke-width="{1.5 if highlight else 1}"/>',
     ]
@@ -86,8 +90,21 @@ def tile_svg(
         f'<text x="{_fmt(cx)}" y="{_fmt(cy + size * 0.12)}" font-size="{_fmt(size * 0.32)}" '
         f'text-anchor="middle" fill="#dddddd" font-family="sans-serif">{number}</text>'
     )
+    if last:  # the tile the last move placed
+        parts.append(
+            f'<polygon points="{hexagon_points(cx, cy, size * 0.9)}" fill="none" stroke="#ffd54f" '
+            f'stroke-width="{_fmt(size * 0.08)}" class="mark"/>'
+        )
     parts.append("</g>")
     return "".join(parts)
+
+
+def last_placed(state) -> Cell | None:
+    """The cell of the most recent placement (draws and passes come between)."""
+    for move in reversed(state.history):
+        if move.data and move.data[0] == "place":
+            return move.data[2]
+    return None
 
 
 def board_svg(
@@ -97,6 +114,7 @@ def board_svg(
     title: str,
     forced_at: int = 3,
     size: float = 28.0,
+    last: Cell | None = None,
 ) -> str:
     """``board``: cell -> (tile, rot); ``spaces``: empty cell -> occupied neighbours (its
     ``data-target`` is the cell); ``hands``: (label, tiles, clickable) rows below the board."""
@@ -132,7 +150,7 @@ def board_svg(
         )
     for cell, (tile, rot) in sorted(board.items()):
         cx, cy = pixel(cell, size)
-        out.append(tile_svg(cx + ox, cy + oy, size, ORIENTED[tile][rot], tile))
+        out.append(tile_svg(cx + ox, cy + oy, size, ORIENTED[tile][rot], tile, cell=cell, last=cell == last))
     y = top + board_h + hand_size * 1.2
     for label, tiles, clickable in hands:
         out.append(f'<text x="8" y="{_fmt(y + 4)}" font-size="12" fill="#222">{escape(label)}</text>')
@@ -235,7 +253,7 @@ def svg(state) -> str:
     spaces = dict(state.counts)
     if not state.board:
         spaces = {(0, 0): 0}
-    return board_svg(state.board, spaces, hands, title)
+    return board_svg(state.board, spaces, hands, title, last=last_placed(state))
 
 
 # -- the tile gallery (``qipan tiles``, docs/games/tantrix-tiles.svg, the site's picture) -----
@@ -310,4 +328,5 @@ def solitaire_svg(state) -> str:
         [("hand", list(state.hand), state.to_move == 0)],
         f"{state.game.title}: {status}",
         forced_at=7,
+        last=last_placed(state),
     )
