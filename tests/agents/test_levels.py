@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 import qipan
-from qipan.agents import load, strongest_agent_name
+from qipan.agents import Budget, RandomAgent, allot, load, strongest_agent_name
 from qipan.agents.arena import play_game
 from qipan.agents.levels import (
     LEVELS,
@@ -173,3 +173,25 @@ def test_the_levels_the_site_shows_come_from_the_ladder_data():
     assert measured_rating("no-such-game", 3) is None
     assert not any(lv["measured"] for lv in describe_levels("no-such-game"))
     assert [lv["level"] for lv in describe_levels()] == list(range(1, 9))
+
+
+class Recording(RandomAgent):
+    def select(self, state):
+        self.seen = (self.time, self.soft_time)
+        return super().select(state)
+
+
+def test_under_a_clock_a_level_gives_its_search_the_target_times_its_share(monkeypatch):
+    inner = Recording(seed=1)
+    monkeypatch.setattr(LevelAgent, "_agent_for", lambda self, state: inner)
+    state = qipan.load("nine-mens-morris").new()
+    budget = Budget(50.0)
+    target = allot(budget, len(state.legal_moves())).target
+    for number in (7, 8):
+        agent = LevelAgent(level=number, time=10.0, seed=1)
+        agent.choose(state, budget)
+        assert inner.seen == (pytest.approx(target * agent.level.time_share), None)
+        assert agent.time == 10.0  # its own limit is back after the move
+    # Without a clock the search gets the level's share of the full time.
+    LevelAgent(level=7, time=10.0, seed=1).choose(state)
+    assert inner.seen == (pytest.approx(10.0 / 2.5), None)

@@ -116,11 +116,16 @@ class LevelAgent(Agent):
             return softmax_move(state, 1, lvl.temperature, self.rng, clock.now() + plain)
         self.last_method = "search"
         inner = self._agent_for(state)
-        inner.time = full * lvl.time_share
-        # A budget's target (soft_time) shrinks with the level too; the search may extend it.
-        inner.soft_time = None if self.soft_time is None else self.soft_time * lvl.time_share
+        if self.soft_time is None or inner.manages_time:
+            # A budget's target (soft_time) shrinks with the level too; the search may
+            # extend it towards the limit (``time``).
+            inner.time = full * lvl.time_share
+            inner.soft_time = None if self.soft_time is None else self.soft_time * lvl.time_share
+        else:
+            # An agent that runs to its deadline gets the target: the limit is for extensions.
+            inner.time, inner.soft_time = self.soft_time * lvl.time_share, None
         try:
-            return inner.select(state) if inner.manages_time else inner.choose(state)
+            return inner.select(state)  # choose's checks were made on this move already
         finally:
             inner.soft_time = None
 
