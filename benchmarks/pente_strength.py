@@ -7,7 +7,10 @@ reference gets ``--factor`` times the new agent's time. Prints every game and th
     .venv/bin/python benchmarks/pente_strength.py --games 200 --time 0.05             # equal time
     .venv/bin/python benchmarks/pente_strength.py --games 200 --time 0.05 --factor 4  # reference 4x
 
-Targets (issue 17): >= 90% at equal time, >= 65% with the reference at 4x."""
+Targets (issue 17): >= 90% at equal time, >= 65% with the reference at 4x. ``--sprt P0,P1``
+also prints a sequential probability ratio test of score P0 against P1 (alpha = beta = 5%,
+a draw counts as half a win and half a loss) and stops when it decides, e.g.
+``--sprt 0.85,0.95`` for the 90% target, ``--sprt 0.60,0.70`` for 65%."""
 
 from __future__ import annotations
 
@@ -57,7 +60,11 @@ def main() -> None:
     parser.add_argument("--opening-plies", type=int, default=2)
     parser.add_argument("--max-plies", type=int, default=300, help="a longer game counts as a draw")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sprt", default=None, help="P0,P1: stop when the SPRT decides")
     args = parser.parse_args()
+    sprt = tuple(float(x) for x in args.sprt.split(",")) if args.sprt else None
+    llr, bound = 0.0, math.log(0.95 / 0.05)
+    verdict_sprt = "undecided"
     clock.use_cpu_clock()
     game = qipan.load(args.game)
     score = wins = draws = losses = 0.0
@@ -83,15 +90,23 @@ def main() -> None:
         else:
             losses += 1
             verdict = "LOSS"
+        if sprt is not None:
+            p0, p1 = sprt
+            up, down = math.log(p1 / p0), math.log((1 - p1) / (1 - p0))
+            llr += up if verdict == "win" else down if verdict == "LOSS" else (up + down) / 2
         reason = outcome.reason if outcome else "ply cap"
         stats[reason] = stats.get(reason, 0) + 1
         n = k + 1
         print(
             f"game {n:3}/{args.games}: new as P{new_seat + 1} {verdict:4} in {state.ply:3} plies ({reason}); "
-            f"score {score:.1f}/{n} = {score / n:.1%}; {time.process_time() - start:.0f} cpu s",
+            f"score {score:.1f}/{n} = {score / n:.1%}; {time.process_time() - start:.0f} cpu s"
+            + (f"; SPRT llr {llr:.2f} of +-{bound:.2f}" if sprt else ""),
             flush=True,
         )
-    n = args.games
+        if sprt is not None and abs(llr) >= bound:
+            verdict_sprt = f"H1 (score >= {sprt[1]})" if llr > 0 else f"H0 (score <= {sprt[0]})"
+            break
+    n = k + 1
     rate = score / n
     half = 1.96 * math.sqrt(max(rate * (1 - rate), 1e-9) / n)
     print(
@@ -100,6 +115,7 @@ def main() -> None:
         f"{wins:.0f} wins, {draws:.0f} draws, {losses:.0f} losses -> score {rate:.1%} "
         f"(95% interval {max(rate - half, 0):.1%}..{min(rate + half, 1):.1%}); endings {stats}; "
         f"{time.process_time() - start:.0f} cpu s"
+        + (f"; SPRT {sprt[0]} vs {sprt[1]}: {verdict_sprt} (llr {llr:.2f})" if sprt else "")
     )
 
 

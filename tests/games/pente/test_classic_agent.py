@@ -1,5 +1,6 @@
-"""The pente agent: wins in one, blocks a win in one (five and capture variants), follows
-a forcing sequence, plays the four-player games and respects the opening rules."""
+"""The pente-classic agent (the fixed reference, unchanged): wins in one, blocks a win in one
+(five and capture variants), follows a forcing sequence, plays the four-player games and
+respects the opening rules."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from qipan.core import OptionError
 
 def agent(**limits):
     limits.setdefault("depth", 2)
-    return load_agent("pente", seed=1, **limits)
+    return load_agent("pente-classic", seed=1, **limits)
 
 
 def wins_next(state, player: int) -> list[str]:
@@ -28,7 +29,7 @@ def wins_next(state, player: int) -> list[str]:
 
 
 def test_registered_for_the_pente_family():
-    spec = next(a for a in agent_specs() if a.name == "pente")
+    spec = next(a for a in agent_specs() if a.name == "pente-classic")
     assert spec.families == ("pente",)
     assert spec.players == (2, 4)
     assert all(spec.plays(qipan.load(p)) for p in ("pente", "pente-tournament", "pente-team", "pente-4"))
@@ -36,7 +37,7 @@ def test_registered_for_the_pente_family():
 
 
 def test_parameters_are_typed_options_with_bounds():
-    spec = agent_spec("pente")
+    spec = agent_spec("pente-classic")
     raw = {"width": "8", "vcf_depth": "0", "inner_radius": "3", "even_depths": "false", "leaf": "sum"}
     params = spec.parse(raw)
     assert params == {"width": 8, "vcf_depth": 0, "inner_radius": 3, "even_depths": False, "leaf": "sum"}
@@ -47,12 +48,12 @@ def test_parameters_are_typed_options_with_bounds():
         with pytest.raises(OptionError):
             spec.parse(raw)
     with pytest.raises(OptionError, match="leaf must be"):
-        load_agent("pente").__class__(leaf="max")
+        load_agent("pente-classic").__class__(leaf="max")
 
 
 def test_a_node_budget_stops_the_search_with_a_legal_move():
     state = qipan.load("pente").position("ply=12 next=1 1:K10,L11,M10,G7 2:K11,L10,N12,H8")
-    a = load_agent("pente", iterations=40, seed=3)
+    a = load_agent("pente-classic", iterations=40, seed=3)
     move = a.choose(state)
     assert move in state.legal_moves()
     assert a.nodes == 41  # the node past the budget raised SearchTimeout
@@ -113,7 +114,7 @@ def play_out(state, players, plies: int):
 
 def test_open_three_becomes_a_win_against_a_defender():
     state = qipan.load("pente").position("ply=20 next=1 1:K10,L10,M10 2:A1,A19,T1,T19")
-    play_out(state, [agent(), load_agent("pente", depth=2, seed=2)], 8)
+    play_out(state, [agent(), load_agent("pente-classic", depth=2, seed=2)], 8)
     assert state.outcome is not None and state.outcome.winners == (0,)
 
 
@@ -123,7 +124,7 @@ def test_vcf_search_finds_a_two_step_forcing_win():
     assert wins_next(state.copy(), 0) == []
     found = agent()._vcf(state.copy(), 0, 6)
     assert found is not None
-    play_out(state, [agent(), load_agent("pente", depth=2, seed=2)], 6)
+    play_out(state, [agent(), load_agent("pente-classic", depth=2, seed=2)], 6)
     assert state.outcome is not None and state.outcome.winners == (0,)
 
 
@@ -162,6 +163,6 @@ def test_the_declared_defaults_are_the_constructor_defaults():
     from qipan.games.pente.agent import PenteAgent
 
     signature = inspect.signature(PenteAgent)
-    declared = {o.name: o.default for o in agent_spec("pente").options}
+    declared = {o.name: o.default for o in agent_spec("pente-classic").options}
     assert declared == {name: signature.parameters[name].default for name in declared}
     assert set(signature.parameters) == set(declared) | {"time", "iterations", "depth", "seed"}
