@@ -30,7 +30,7 @@ class SearchResult:
 class Searcher:
     """The search state of one player in one game on one kernel."""
 
-    def __init__(self, kernel, table_bits: int = 20, contempt: int = 20):
+    def __init__(self, kernel, table_bits: int = 18, contempt: int = 20):
         self.kernel = kernel
         self.contempt = contempt
         size = 1 << table_bits
@@ -38,7 +38,11 @@ class Searcher:
         self.tt_ints = np.zeros((size, 3), np.int64)
         self.tt_vals = np.zeros(size, np.float64)
         self.history = np.zeros(1024, np.int64)
-        self.rate = 300_000.0  # nodes per second on the agents' clock, a guess until measured
+        # Nodes per second of the compiled search on the agents' clock, over this game's
+        # larger iterations (a guess until 5 ms are measured): what node budgets are made of.
+        self.searched_nodes = 0
+        self.searched_time = 0.0
+        self.rate = 1_000_000.0
 
     def search(
         self, state, codes, fixed=None, depth=None, deadline=None, nodes=None, window=30.0
@@ -56,7 +60,6 @@ class Searcher:
         known = np.full(len(codes), math.nan) if fixed is None else np.array(fixed, np.float64)
         values = np.zeros(len(codes), np.float64)
         result = SearchResult(int(root[0]), 0.0, 0, 0)
-        started = clock.now()
         score = 0.0
         for d in range(1, min(depth or MAX_DEPTH, MAX_DEPTH) + 1):
             if deadline is not None and d > 1:
@@ -71,6 +74,7 @@ class Searcher:
             alpha, beta = (
                 (score - window, score + window) if d > 2 and abs(score) < WIN - 1000 else (-INF, INF)
             )
+            before_nodes, before_time = int(counters[C_NODES]), clock.now()
             while True:
                 best = pvs_root(
                     k.pt, k.lines, k.par, s, root, known, d, alpha, beta,
@@ -79,9 +83,12 @@ class Searcher:
                 if best < 0 or alpha < values[best] < beta:
                     break
                 alpha, beta = -INF, INF  # outside the window: again with a full one
-            spent = clock.now() - started
-            if spent > 0.005:
-                self.rate = counters[C_NODES] / spent
+            done = int(counters[C_NODES]) - before_nodes
+            if done >= 2000:  # smaller iterations time their call overhead (and loading the code)
+                self.searched_nodes += done
+                self.searched_time += clock.now() - before_time
+                if self.searched_time > 0.005:
+                    self.rate = self.searched_nodes / self.searched_time
             result.nodes = int(counters[C_NODES])
             if best < 0 or counters[C_ABORT]:
                 break
