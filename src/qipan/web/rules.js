@@ -15,12 +15,19 @@ function historyRows(history) {
   ]);
 }
 
+/** "2", "2–4" for a run of counts, else "1, 2". */
+export function playerCounts(counts) {
+  const sorted = [...counts].sort((a, b) => a - b);
+  const run = sorted.every((n, i) => i === 0 || n === sorted[i - 1] + 1);
+  return run && sorted.length > 1 ? `${sorted[0]}–${sorted.at(-1)}` : sorted.join(", ");
+}
+
 async function show() {
   const data = await api("GET", `/api/rules/${encodeURIComponent(preset)}?lang=${encodeURIComponent(currentLanguage())}`);
   const title = gameName(data.preset, data.title);
   document.title = t("rules.title", { game: title });
   $("rules-title").textContent = title;
-  $("rules-players").textContent = `${familyName(data.family)} · ${t("rules.players", { n: data.players.join("–") })}`;
+  $("rules-players").textContent = `${familyName(data.family)} · ${t("rules.players", { n: playerCounts(data.players) })}`;
   $("rules-play").href = `/?game=${encodeURIComponent(data.preset)}`;
   $("rules-actions").hidden = false;
   $("rules-variants").replaceChildren(...(data.presets.length > 1 ? data.presets.map((p) => el("li", {},

@@ -3,7 +3,7 @@
 import { api, el } from "./api.js";
 import { siteApi, whoami } from "./account.js";
 import { coerce, optionInput } from "./lobby.js";
-import { familyName, gameName, t, translateError } from "./i18n.js";
+import { familyName, gameName, has, t, translateError } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 export const TIME_CONTROLS = [
@@ -173,10 +173,15 @@ async function refreshLeaderboard() {
 async function renderBots() {
   const { bots } = await api("GET", "/api/bots");
   $("bot-list").replaceChildren(...bots.map((b) => el("li", {},
-    el("span", { title: b.description }, `${b.name} — ${t(b.measured ? "lobby.rating_measured" : "lobby.rating_provisional", { rating: Math.round(b.rating) })}`
+    el("span", { title: b.description }, `${botName(b)} — ${t(b.measured ? "lobby.rating_measured" : "lobby.rating_provisional", { rating: Math.round(b.rating) })}`
       + (b.families ? ` (${b.families.map(familyName).join(", ")})` : "")),
     el("button", { type: "button", class: "play-bot",
       onclick: () => (b.agent === "level" ? playLevel(b.level) : playBot(b.name)) }, t("lobby.play")))));
+}
+
+/** A bot's name in the page's language: "Level 3 casual" for the levels, else the agent's name. */
+function botName(b) {
+  return b.agent === "level" ? `${t("lobby.level", { n: b.level })} ${has(`level.${b.level}`) ? t(`level.${b.level}`) : ""}` : b.name;
 }
 
 function playLevel(level) {
