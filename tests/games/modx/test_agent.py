@@ -131,3 +131,24 @@ def test_the_declared_defaults_are_the_constructor_defaults():
     declared = {o.name: o.default for o in agent_spec("modx").options}
     assert declared == {name: signature.parameters[name].default for name in declared}
     assert set(signature.parameters) == set(declared) | {"time", "iterations", "depth", "seed"}
+
+
+def test_the_classic_agent_is_kept_and_the_new_one_is_the_strongest():
+    game = qipan.load("modx")
+    assert qipan.agents.strongest_agent_name(game, 2) == "modx"
+    classic = load("modx-classic", seed=1, iterations=8)
+    state = game.new(seed=3)
+    while state.outcome is None and state.ply < 24:
+        for a in (classic, load("modx", seed=1, iterations=8, deep=4)):
+            assert a.choose(state) in state.legal_moves()
+        state.play(classic.choose(state))
+
+
+def test_the_deeper_search_looks_at_the_best_moves_again():
+    state = qipan.load("modx").new(seed=5)
+    a = load("modx", seed=1, iterations=12, deep=3, replies=3, follow_ups=2)
+    while state.phase != "play":
+        state.play(a.choose(state))
+    state.play(a.choose(state))
+    move = a.choose(state)
+    assert move in state.legal_moves() and a.deepened == 3

@@ -80,9 +80,9 @@ def test_agent_plays_out_free_moves_and_fills(monkeypatch):
     calls = []
     real = playouts.playout
 
-    def counting(state, player, rng, order=None):
+    def counting(state, player, rng, order=None, fast=False):
         calls.append(state.to_move)
-        return real(state, player, rng, order)
+        return real(state, player, rng, order, fast)
 
     monkeypatch.setattr(playouts, "playout", counting)
     agent = TantrixAgent(seed=3, playouts=12)
@@ -109,7 +109,7 @@ def test_with_a_time_limit_playouts_run_until_the_deadline_unless_turned_off(mon
 
     handed = []
 
-    def recording(state, player, ranked, rng, deadline=None, budget=None):
+    def recording(state, player, ranked, rng, deadline=None, budget=None, fast=False):
         handed.append((deadline is not None, budget))
         return ranked[0][1]
 
@@ -213,3 +213,37 @@ def test_playouts_play_legal_moves_for_three_and_four_players_and_doubles(preset
         assert state.key() == key and move in state.legal_moves()
         state.play(move)
         play_random(state, players, stop=lambda s: s.to_move != CHANCE)
+
+
+@pytest.mark.parametrize("share", [0.0, 1.0])
+def test_a_fast_playout_keeps_the_policy(monkeypatch, share):
+    # Fast playouts draw the uniform share with random_move and list the placements only
+    # for the building share: all building moves at share 1, legal moves at share 0.
+    monkeypatch.setattr(playouts, "BUILD_SHARE", share)
+    state = next(s for s in decisions(2, 3, min_board=10) if s.step == FREE)
+    sim = state.copy()
+    result = playouts.playout(sim, 0, random.Random(7), fast=True)
+    assert 0.0 <= result <= 1.0 and sim.outcome is not None
+    replay = state.copy()
+    for move in sim.history[len(state.history) :]:
+        legal = replay.legal_moves()
+        assert move in legal
+        if share == 1.0 and replay.to_move != CHANCE and len(legal) > 1:
+            assert move in playouts.building_moves(replay, legal)
+        replay.play(move)
+    assert replay.outcome == sim.outcome
+
+
+def test_the_classic_agent_keeps_the_listing_playouts(monkeypatch):
+    from qipan.agents import load
+
+    seen = []
+    real = playouts.playout
+    monkeypatch.setattr(
+        playouts, "playout", lambda *a, **k: seen.append(a[4] if len(a) > 4 else k) or real(*a)
+    )
+    state = next(s for s in decisions(2, 4, min_board=10) if s.step == FREE and len(s.legal_moves()) > 3)
+    for name, fast in (("tantrix", True), ("tantrix-classic", False)):
+        seen.clear()
+        move = load(name, seed=3, playouts=6).choose(state)
+        assert move in state.legal_moves() and seen and set(seen) == {fast}

@@ -6,7 +6,7 @@ and ``modx-teams``, the ``modx`` agent and the ``modx-turns`` record format (one
 from ...agents.base import AgentSpec, register_agent
 from ...core.formats import register_format
 from ...core.registry import GameSpec, Option, register
-from .agent import ModXAgent
+from .agent import ModXAgent, ModXClassicAgent
 from .records import FORMAT
 from .rules import ModXGame, ModXState
 
@@ -42,28 +42,57 @@ register(
 
 register_format(FORMAT)
 
+_SEARCH_OPTIONS = (
+    Option(
+        "width",
+        int,
+        None,
+        "candidate placements searched (default 24, 64 with a time limit; iterations overrides)",
+        minimum=1,
+        maximum=64,
+        allow_none=True,
+    ),
+    Option("replies", int, 8, "answers of the next player tried per candidate", minimum=1, maximum=64),
+)
+
 register_agent(
     AgentSpec(
         "modx",
         ModXAgent,
-        "MOD X: two-ply selective search on pattern potential, threats and safe joker relocation",
+        "MOD X: two-ply selective search on pattern potential, threats and safe joker relocation, "
+        "its move ordering summed pattern by pattern (more candidates in the time); deep=N "
+        "searches the N best a turn deeper",
         families=("modx",),
         players=(2, 3, 4),
-        options=(
+        strength=2,
+        options=_SEARCH_OPTIONS
+        + (
             Option(
-                "width",
+                "deep",
                 int,
-                None,
-                "candidate placements searched (default 24, 64 with a time limit; iterations overrides)",
-                minimum=1,
+                0,
+                "best moves searched a turn deeper (2 players; 0: none)",
+                minimum=0,
                 maximum=64,
-                allow_none=True,
             ),
             Option(
-                "replies", int, 8, "answers of the next player tried per candidate", minimum=1, maximum=64
+                "follow_ups", int, 4, "the mover's follow-ups tried after each answer", minimum=1, maximum=64
             ),
         ),
     )
 )
 
-__all__ = ["ModXAgent", "ModXGame", "ModXState"]
+register_agent(
+    AgentSpec(
+        "modx-classic",
+        ModXClassicAgent,
+        "MOD X, the earlier agent kept as a fixed reference: two-ply selective search on "
+        "pattern potential, threats and safe joker relocation",
+        families=("modx",),
+        players=(2, 3, 4),
+        strength=1,
+        options=_SEARCH_OPTIONS,
+    )
+)
+
+__all__ = ["ModXAgent", "ModXClassicAgent", "ModXGame", "ModXState"]

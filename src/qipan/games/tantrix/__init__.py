@@ -5,7 +5,7 @@ from ...core import GameSpec, Option, register
 from ...core.formats import register_format
 from ...core.registry import register_command
 from .agent import OPTIONS as AGENT_OPTIONS
-from .agent import TantrixAgent
+from .agent import TantrixAgent, TantrixClassicAgent
 from .records import FORMAT
 from .rules import TantrixGame, TantrixState
 from .solitaire import SolitaireGame, SolitaireState
@@ -85,9 +85,30 @@ register_agent(
         families=("tantrix",),
         players=(1, 2, 3, 4),
         options=AGENT_OPTIONS,
+        strength=2,
+    )
+)
+register_agent(
+    AgentSpec(
+        "tantrix-classic",
+        TantrixClassicAgent,
+        "Tantrix, the earlier agent kept as a fixed reference: the same search with playouts "
+        "that list every legal placement at each step",
+        families=("tantrix",),
+        players=(1, 2, 3, 4),
+        options=AGENT_OPTIONS,
+        strength=1,
     )
 )
 #: This package's games and presets by id (also in the registry).
 SPECS = {s.id: s for s in _ALL}
 
-__all__ = ["SPECS", "TantrixAgent", "SolitaireGame", "SolitaireState", "TantrixGame", "TantrixState"]
+__all__ = [
+    "SPECS",
+    "TantrixAgent",
+    "TantrixClassicAgent",
+    "SolitaireGame",
+    "SolitaireState",
+    "TantrixGame",
+    "TantrixState",
+]

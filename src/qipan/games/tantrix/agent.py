@@ -86,6 +86,8 @@ class TantrixAgent(Agent):
     endgame search's depth without a time limit (``ENDGAME_DEPTH`` by default)."""
 
     name = "tantrix"
+    #: Playouts that draw their uniform moves without listing every placement (``playout``).
+    fast_playouts = True
 
     def __init__(
         self,
@@ -145,7 +147,7 @@ class TantrixAgent(Agent):
             scored = self._reply_search(work, player, scored, reply_deadline)
         if not play_out:
             return scored[0][1]
-        return best_by_playouts(work, player, scored, self.rng, deadline, budget)
+        return best_by_playouts(work, player, scored, self.rng, deadline, budget, self.fast_playouts)
 
     def _reply_search(self, work, player: int, scored, deadline):
         """Re-rank the free moves, best first, by the opponent's best reply from their open
@@ -224,6 +226,14 @@ class TantrixAgent(Agent):
             state._unplace(at)
             worst = min(worst, value)
         return worst - base
+
+
+class TantrixClassicAgent(TantrixAgent):
+    """The agent as it was before the fast playouts, kept unchanged as a fixed reference for
+    matches (``tantrix-classic``): the same search with the slower playouts."""
+
+    name = "tantrix-classic"
+    fast_playouts = False
 
 
 def next_opponent(state, player: int) -> int | None:

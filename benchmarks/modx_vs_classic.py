@@ -1,0 +1,105 @@
+"""The ``modx`` agent against ``modx-classic`` (the earlier agent, kept as a fixed
+reference) at equal CPU time per move, two players.
+
+Paired openings, as ``qipan arena`` plays them (``qipan.agents.arena``: ``schedule``,
+``play_tournament_game``): each pair starts from the same random joker setup
+(``--opening-plies`` random setup moves; all five jokers by default) and the same chance
+seed, played twice with the seats swapped; every pair has its own seed. Games run in
+``--jobs`` processes, each agent's time limit counted in CPU seconds of its own process
+(``QIPAN_AGENT_CLOCK=cpu``), so a busy machine slows both alike. Prints every game with the
+running score, and the new agent's score share (draws ½) with a 95 % interval over the
+pairs. ``--max-minutes`` stops starting games (the figure is then over the pairs done).
+
+    .venv/bin/python benchmarks/modx_vs_classic.py --pairs 100 --time 0.05 --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+os.environ["QIPAN_AGENT_CLOCK"] = "cpu"  # before qipan is imported, here and in the workers
+
+from qipan.agents.arena import TournamentGame, play_tournament_game  # noqa: E402
+
+
+def share_of_pairs(pairs: dict[int, list[float]]) -> tuple[float, float, int]:
+    """(mean score of the new agent, half-width of its 95 % interval over the pairs, games)."""
+    means = [sum(p) / len(p) for p in pairs.values()]
+    share = sum(means) / len(means)
+    var = sum((m - share) ** 2 for m in means) / max(1, len(means) - 1)
+    return share, 1.96 * math.sqrt(var / len(means)), sum(len(p) for p in pairs.values())
+
+
+def main(preset: str = "modx", new: str = "modx", old: str = "modx-classic", opening: int = 5) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--pairs", type=int, default=100, help="opening pairs (two games each)")
+    parser.add_argument("--time", type=float, default=0.05, help="CPU seconds per move for both agents")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--opening-plies", type=int, default=opening)
+    parser.add_argument("--max-minutes", type=float, default=600.0)
+    args = parser.parse_args()
+    entrants = [f"{new}:time={args.time}", f"{old}:time={args.time}"]
+    print(
+        f"{preset}: {entrants[0]} vs {entrants[1]}, {args.pairs} pairs, CPU clock, {args.jobs} jobs",
+        flush=True,
+    )
+    started = time.perf_counter()
+    # Game 2k has the new agent first, game 2k+1 the old one; both on pair k's seed.
+    jobs = [
+        TournamentGame(
+            preset,
+            (),
+            tuple(entrants[::-1] if g % 2 else entrants),
+            args.seed * 100_003 + g // 2,
+            args.opening_plies,
+            None,
+        )
+        for g in range(2 * args.pairs)
+    ]
+    pairs: dict[int, list[float]] = {}
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        futures = {pool.submit(play_tournament_game, job): g for g, job in enumerate(jobs)}
+        pending = set(futures)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                if future.cancelled():
+                    continue
+                g, r = futures[future], future.result()
+                score = 0.5 if r["score"] is None else r["score"]
+                mine = 1 - score if g % 2 else score
+                pairs.setdefault(g // 2, []).append(mine)
+                done = sum(len(p) for p in pairs.values())
+                points = sum(sum(p) for p in pairs.values())
+                print(
+                    f"  game {g:3d} ({new} {'second' if g % 2 else 'first'}): {mine:g} for {new}, "
+                    f"{r['reason']}, {r['plies']} plies, {r['cpu_seconds']:.1f} CPU s; "
+                    f"{new} {points:.1f}/{done}",
+                    flush=True,
+                )
+            if (time.perf_counter() - started) / 60 > args.max_minutes:
+                for future in pending:
+                    future.cancel()
+                print("time limit reached: no more games are started", flush=True)
+                break
+    complete = {k: p for k, p in pairs.items() if len(p) == 2}
+    share, half, games = share_of_pairs(complete)
+    print(
+        f"result: {new} scored {share:.1%} (95 % interval {share - half:.1%}..{share + half:.1%}) "
+        f"over {games} games ({len(complete)} complete pairs) against {old} at {args.time} CPU s "
+        f"per move; target 60 %; wall {time.perf_counter() - started:.0f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()
