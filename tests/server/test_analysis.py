@@ -159,3 +159,22 @@ def test_morris_reports_why_tables_cannot_answer(client, tmp_path, monkeypatch):
 def test_the_page_is_served(client):
     r = client.get("/analysis")
     assert r.status_code == 200 and "analysis.js" in r.text
+
+
+def test_morris_positions_get_their_value_from_built_tables(client, tmp_path, monkeypatch):
+    monkeypatch.setenv("QIPAN_TABLES", str(tmp_path))
+    from qipan.games.morris.perfect import PerfectTables
+
+    game = qipan.load("three-mens-morris")
+    tables = PerfectTables(game)
+    tables.build()
+    state = game.new()
+    for move in ["b2", "a1"]:
+        state.play(move)
+    r = client.post(
+        "/api/analysis/evaluate",
+        json={"game": "three-mens-morris", "moves": ["b2", "a1"], "seconds": 0.1, "line": 1},
+    )
+    perfect = r.json()["perfect"]
+    assert (perfect["value"], perfect["plies"]) == tables.value(state)
+    assert set(perfect["best"]) == {m.text for m in tables.best_moves(state)}
