@@ -93,3 +93,28 @@ def test_screenshots_of_lobby_and_rules_on_desktop_and_phone(live_server, browse
             assert page.errors == []
         finally:
             context.close()
+
+
+def test_the_game_page_links_its_rules(live_server, browser):
+    import httpx
+
+    created = httpx.post(
+        f"{live_server.base}/api/games",
+        json={
+            "game": "trax-loop",
+            "players": 2,
+            "seats": [{"kind": "human", "join": True}, {"kind": "human"}],
+        },
+    ).json()
+    context, page = open_page(browser, "zh-TW")
+    try:
+        page.goto(f"{live_server.base}/g/{created['id']}")
+        link = page.locator("header.bar a#game-rules")
+        link.wait_for(timeout=TIMEOUT)
+        assert link.get_attribute("href") == "/rules/trax-loop"
+        assert link.text_content() == "規則"
+        link.click()
+        page.wait_for_selector("#rules-body figure.diagram svg", timeout=TIMEOUT)
+        assert page.text_content("#rules-title") == "紐西蘭圍棋（只算環）"
+    finally:
+        context.close()

@@ -172,6 +172,7 @@ async function refreshLeaderboard() {
 
 async function renderBots() {
   const { bots } = await api("GET", "/api/bots");
+  $("bots-note").textContent = t(bots.length && bots.every((b) => b.measured) ? "lobby.bots_measured" : "lobby.bots_provisional");
   $("bot-list").replaceChildren(...bots.map((b) => el("li", {},
     el("span", { title: b.description }, `${botName(b)} — ${t(b.measured ? "lobby.rating_measured" : "lobby.rating_provisional", { rating: Math.round(b.rating) })}`
       + (b.families ? ` (${b.families.map(familyName).join(", ")})` : "")),

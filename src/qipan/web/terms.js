@@ -26,7 +26,20 @@ async function refresh(box) {
     && document.getElementById("status")?.dataset.status === "over");
 }
 
+// The header's link to the rules page of this game's preset (/rules/<preset>).
+async function rulesLink() {
+  const bar = document.querySelector("header.bar");
+  const response = await fetch(`/api/games/${gameId}`);
+  if (!bar || !response.ok) return;
+  const { game } = await response.json();
+  if (!game || document.getElementById("game-rules")) return;
+  const link = el("a", { href: `/rules/${encodeURIComponent(game)}`, id: "game-rules", class: "rules-link", "data-rules": game },
+    t("site.rules"));
+  bar.querySelector(".brand").after(link);
+}
+
 async function main() {
+  rulesLink();
   const side = document.querySelector(".side");
   if (!side) return;
   const box = el("div", { id: "game-terms", class: "game-terms", hidden: true });
