@@ -9,8 +9,7 @@ from trax_helpers import DATA, play
 import qipan
 from qipan.agents import agent_specs
 from qipan.agents import load as load_agent
-from qipan.games.trax import TraxAgent, TraxGame
-from qipan.games.trax.agent import WIN
+from qipan.games.trax import ClassicTraxAgent, TraxAgent, TraxGame, classic, search
 from qipan.games.trax.records import read_trx
 
 PUZZLES = read_trx((DATA / "trax_puzzles_gnutrax_easy.trx").read_text())
@@ -37,13 +36,18 @@ def test_agent_solves_every_gnutrax_puzzle(puzzle, variant):
     assert state.key() == key  # the search leaves the state as it was
 
 
-def test_l_puzzle_is_a_proven_win_in_two_moves():
-    # "white L": A1\\ wins whatever Red replies; depth 3 proves it.
+#: Each agent with the score from which its search calls a move a proven win.
+AGENTS = [(TraxAgent, search.PROVEN), (ClassicTraxAgent, classic.WIN)]
+
+
+@pytest.mark.parametrize(("make", "proven"), AGENTS, ids=["trax", "trax-classic"])
+def test_l_puzzle_is_a_proven_win_in_two_moves(make, proven):
+    # "white L": A1\\ wins whatever Red replies; depth 3 (or the threat search) proves it.
     state = play(PUZZLES[3].moves)
     assert immediate_wins(state, 0) == []
-    agent = TraxAgent(depth=3, seed=1)
+    agent = make(depth=3, seed=1)
     assert agent.choose(state).text == "A1\\"
-    assert agent.last_search.scores[max(agent.last_search.scores, key=agent.last_search.scores.get)] >= WIN
+    assert agent.last_search.scores[max(agent.last_search.scores, key=agent.last_search.scores.get)] >= proven
     state.play("A1\\")
     for reply in state.legal_moves():
         state.play(reply)
@@ -51,21 +55,23 @@ def test_l_puzzle_is_a_proven_win_in_two_moves():
         state.undo()
 
 
-def test_agent_blocks_a_loop_threat_of_the_opponent():
+@pytest.mark.parametrize("make", [TraxAgent, ClassicTraxAgent], ids=["trax", "trax-classic"])
+def test_agent_blocks_a_loop_threat_of_the_opponent(make):
     # Red to move; White threatens A0/ and B0\\ (one loop, two ways to close it).
     state = TraxGame().position("LJ R")
     assert set(immediate_wins(state, 0)) == {"A0/", "B0\\"}  # closing White's loop hands White the game
     assert {"A0/", "B0\\"} <= set(immediate_wins(TraxGame().position("LJ W"), 0))
-    move = TraxAgent(depth=2, seed=3).choose(state)
+    move = make(depth=2, seed=3).choose(state)
     state.play(move)
     assert state.outcome is None or state.outcome.winners == (1,)
     assert immediate_wins(state, 0) == [], f"{move} leaves White a win"
 
 
-def test_agent_never_completes_only_the_opponents_loop():
+@pytest.mark.parametrize("make", [TraxAgent, ClassicTraxAgent], ids=["trax", "trax-classic"])
+def test_agent_never_completes_only_the_opponents_loop(make):
     state = play("@0/ A2\\")  # White to move: B1\\ would make a red loop (T05)
     for seed in range(5):
-        move = TraxAgent(depth=2, seed=seed).choose(state)
+        move = make(depth=2, seed=seed).choose(state)
         state.play(move)
         assert state.outcome is None or state.outcome.winners == (0,)
         state.undo()

@@ -21,8 +21,8 @@ from ...agents import clock
 from ...core.errors import SearchTimeout
 from .board import DELTA, LIMIT
 from .evaluation import hot_cells, open_tracks
-from .rules import Board, IllegalTurn, TraxState, free_placements, legal_placements
-from .threats import evaluate, turn_result, winning_moves
+from .rules import Board, TraxState, free_placements, legal_placements
+from .threats import evaluate, place_turn, turn_result, winning_moves
 
 WIN = 1000.0
 #: Scores beyond this are wins or losses found by the search.
@@ -31,6 +31,8 @@ INFINITY = 4 * WIN
 #: Null-window width for the scout searches (evaluations are floats in (-1, 1)).
 EPSILON = 1e-7
 EXACT, LOWER, UPPER = 0, 1, 2
+#: Nodes with this much depth left order their moves by the cells at urgent track ends.
+HOT_FROM_DEPTH = 1
 #: Late-move reductions: at nodes with this much depth left, the moves after the first
 #: FULL_MOVES (table move, killers, hot cells first) are scouted one ply shallower.
 REDUCE_FROM_DEPTH = 2
@@ -43,9 +45,12 @@ THREAT_GAP = 3
 #: moves against the opponent's threats last.
 ATTACK_SHARE = 0.1
 DEFENCE_SHARE = 0.15
+#: An iteration is started only if the time left is at least this many times the last
+#: one's (each depth costs several times the one before).
+GROWTH = 3.0
 #: How many of the best root moves, and how far below the best score, ``_defend`` checks.
-DEFENCE_MOVES = 6
-DEFENCE_MARGIN = 0.3
+DEFENCE_MOVES = 12
+DEFENCE_MARGIN = 0.5
 _UNKNOWN = object()
 
 _ZOBRIST_RNG = random.Random(0x7A1C5)
@@ -124,6 +129,8 @@ class ThreatSearch:
         #: Root moves the threat search showed to lose (``_defend``).
         self.refuted: list = []
         self.killers: dict[int, list] = {}
+        #: True while the first full-width iteration runs (node limits wait for it).
+        self.first_iteration = False
 
     # -- root ------------------------------------------------------------------------------
     def best(self, max_depth: int) -> tuple[int, int]:
@@ -151,10 +158,14 @@ class ThreatSearch:
         if budget is not None:
             self.deadline = start + budget * (1.0 - DEFENCE_SHARE)
         for depth in range(1, max_depth + 1):
+            began = clock.now()
+            self.first_iteration = depth == 1
             try:
                 scores = self._root(order, depth)
             except SearchTimeout:
                 break
+            finally:
+                self.first_iteration = False
             self.scores = scores
             self.depth_done = depth
             order = sorted(order, key=lambda m: -scores.get(m, -INFINITY))
@@ -162,6 +173,10 @@ class ThreatSearch:
             top = scores[best]
             if top >= PROVEN or all(v <= -PROVEN for v in scores.values()):
                 break  # a forced win found, or every move loses: deeper search changes nothing
+            if self.deadline is not None:
+                now = clock.now()
+                if self.deadline - now < GROWTH * (now - began):
+                    break  # the next depth would not finish: its time goes to the threat checks
         self.deadline = final
         # 3. The best moves checked against the opponent's threat sequences.
         if self.scores and self.scores.get(best, 0.0) < PROVEN:
@@ -315,9 +330,8 @@ class ThreatSearch:
     # -- tree ------------------------------------------------------------------------------
     def _make(self, move):
         board = self.board
-        try:
-            placed = board.place(move[0], move[1])
-        except IllegalTurn:
+        placed = place_turn(board, move[0], move[1])
+        if placed is None:
             return None
         before = board.bbox()
         board.commit(placed)
@@ -367,6 +381,8 @@ class ThreatSearch:
                     return value
         if depth <= 0:
             return self._horizon(mover, ply)
+        if self._win_move(mover) is not None:
+            return WIN - ply - 1  # a win at once: nothing to search (and cached)
         alpha0 = alpha
         best, best_move = -INFINITY, None
         first = True
@@ -428,7 +444,7 @@ class ThreatSearch:
         moves = list(free_placements(self.board, self.limited))
         history = self.history
         killers = self.killers.get(ply, ())
-        hot = hot_cells(self.board, open_tracks(self.board, self.lines)) if depth >= 2 else {}
+        hot = hot_cells(self.board, open_tracks(self.board, self.lines)) if depth >= HOT_FROM_DEPTH else {}
 
         def rank(m):
             if m == table_move:
@@ -451,8 +467,8 @@ class ThreatSearch:
         self.nodes += 1
         if self.nodes & 63 == 0 and self.deadline is not None and clock.now() > self.deadline:
             raise SearchTimeout
-        if self.node_limit is not None and self.nodes > self.node_limit and self.depth_done:
-            raise SearchTimeout
+        if self.node_limit is not None and self.nodes > self.node_limit and not self.first_iteration:
+            raise SearchTimeout  # the first full-width iteration always finishes: it picks the move
 
 
 def _to_table(value: float, ply: int) -> float:

@@ -17,9 +17,22 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .board import DELTA, LIMIT, LINE_SPAN, OTHER_END, TRACK, row_col
+from .board import (
+    BITS,
+    COLOUR,
+    DELTA,
+    LIMIT,
+    LINE_SPAN,
+    OTHER_END,
+    RED,
+    STRIDE,
+    TRACK,
+    WHITE,
+    row_col,
+    tile_joining,
+)
 from .evaluation import GAP_VALUE, L_SHAPE, open_tracks
-from .rules import IllegalTurn, forces_nothing, free_placements
+from .rules import forces_nothing, free_placements
 
 if TYPE_CHECKING:
     from .rules import Board
@@ -98,14 +111,79 @@ def turn_result(
     return None
 
 
+# Colour (0 white, 1 red) each tile shows on its S, W, N and E side: what a neighbour to
+# the N, E, S and W of an empty cell shows towards it.
+_SOUTH = tuple(COLOUR[t][2] for t in range(6))
+_WEST = tuple(COLOUR[t][3] for t in range(6))
+_NORTH = tuple(COLOUR[t][0] for t in range(6))
+_EAST = tuple(COLOUR[t][1] for t in range(6))
+#: The forced tile of a cell whose two white (red) edges are the sides in the mask.
+_FORCED_WHITE = {m: tile_joining(WHITE, m) for m in range(16) if BITS[m] == 2}
+_FORCED_RED = {m: tile_joining(RED, m) for m in range(16) if BITS[m] == 2}
+
+
+def place_turn(board: Board, pos: int, tile: int) -> list | None:
+    """``Board.place`` for the search's trials: the same forced plays in the same order
+    (a last-in-first-out work list of the four neighbours N, E, S, W), unrolled, and None
+    instead of an exception for an illegal turn (the board then left as it was). On
+    success the tiles are on the board, free tile first (``Board.rollback`` takes them
+    away)."""
+    cells = board.cells
+    get = cells.get
+    cells[pos] = tile
+    placed = [(pos, tile)]
+    todo = [pos - STRIDE, pos + 1, pos + STRIDE, pos - 1]
+    pop, push = todo.pop, todo.extend
+    while todo:
+        q = pop()
+        if q in cells:
+            continue
+        white = red = 0
+        t = get(q - STRIDE)
+        if t is not None:
+            if _SOUTH[t]:
+                red = 1
+            else:
+                white = 1
+        t = get(q + 1)
+        if t is not None:
+            if _WEST[t]:
+                red |= 2
+            else:
+                white |= 2
+        t = get(q + STRIDE)
+        if t is not None:
+            if _NORTH[t]:
+                red |= 4
+            else:
+                white |= 4
+        t = get(q - 1)
+        if t is not None:
+            if _EAST[t]:
+                red |= 8
+            else:
+                white |= 8
+        nw, nr = BITS[white], BITS[red]
+        if nw < 2 and nr < 2:
+            continue
+        if nw >= 3 or nr >= 3:
+            for p, _ in placed:
+                del cells[p]
+            return None
+        forced = _FORCED_WHITE[white] if nw == 2 else _FORCED_RED[red]
+        cells[q] = forced
+        placed.append((q, forced))
+        push((q - STRIDE, q + 1, q + STRIDE, q - 1))
+    return placed
+
+
 def wins_with(
     board: Board, pos: int, tile: int, mover: int, lines: bool, draw_on_both: bool, span_rule: bool
 ):
     """Does the free ``tile`` on ``pos`` (a free placement here) win at once for ``mover``?
     False for an illegal turn. The board is left as it was."""
-    try:
-        placed = board.place(pos, tile)
-    except IllegalTurn:
+    placed = place_turn(board, pos, tile)
+    if placed is None:
         return False
     # The tile area as ``commit`` would set it (forced tiles stay inside it), for the line test.
     bbox = board.min_r, board.max_r, board.min_c, board.max_c
@@ -192,6 +270,7 @@ __all__ = [
     "evaluate",
     "is_free_placement",
     "may_finish_line",
+    "place_turn",
     "turn_result",
     "winning_moves",
     "wins_with",
