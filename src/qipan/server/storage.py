@@ -13,6 +13,7 @@ lease (``game_leases``) names the process that runs its bots, clocks and ticks."
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -176,6 +177,20 @@ class Storage:
         self._update_after_move_at = self._update_after_move.where(
             games_table.c.version == sa.bindparam("seen")
         )
+        # PostgreSQL: the usual move (one, against a version) in one statement, sent in
+        # autocommit: one round trip instead of four (BEGIN, UPDATE, INSERT, COMMIT). The
+        # UPDATE in the WITH takes the row lock; the INSERT adds the move only where it
+        # matched; one statement is one transaction, so a duplicate ply undoes both.
+        self._one_move = None
+        if self.engine.dialect.name == "postgresql":
+            self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+            self._one_move = sa.text(
+                "WITH changed AS (UPDATE games SET status = :status, result = CAST(:result AS JSON),"
+                " clock = CAST(:clock AS JSON), updated = :now, version = version + 1"
+                " WHERE id = :gid AND version = :seen RETURNING id)"
+                " INSERT INTO moves (game_id, ply, text, player, spent, at)"
+                " SELECT id, :ply, :text, :player, :spent, :now FROM changed"
+            )
 
     def close(self) -> None:
         self.engine.dispose()
@@ -296,6 +311,8 @@ class Storage:
         is raised and nothing is stored. (The server checks the ply against the live game
         first, so there are never gaps.)"""
         now = time.time()
+        if self._one_move is not None and version is not None and len(moves) == 1:
+            return self._append_one(game_id, first_ply, moves[0], status, result, clock, version, now)
         rows = _move_rows(game_id, first_ply, moves, now)
         values = {"gid": game_id, "status": status, "result": result, "clock": clock, "now": now}
         try:
@@ -308,6 +325,37 @@ class Storage:
                     conn.execute(self._insert_move, rows)
         except IntegrityError as exc:
             raise StaleMove(f"ply {first_ply} was already played") from exc
+
+    def _append_one(
+        self,
+        game_id: str,
+        ply: int,
+        move: StoredMove,
+        status: str,
+        result: dict | None,
+        clock: dict | None,
+        version: int,
+        now: float,
+    ) -> None:
+        params = {
+            "gid": game_id,
+            "seen": version,
+            "status": status,
+            "result": json.dumps(result) if result is not None else None,
+            "clock": json.dumps(clock) if clock is not None else None,
+            "now": now,
+            "ply": ply,
+            "text": move.text,
+            "player": move.player,
+            "spent": move.spent,
+        }
+        try:
+            with self._autocommit.connect() as conn:
+                added = conn.execute(self._one_move, params).rowcount
+        except IntegrityError as exc:
+            raise StaleMove(f"ply {ply} was already played") from exc
+        if added != 1:
+            raise GameChanged(f"game {game_id} is no longer at version {version}")
 
     def truncate_moves(self, game_id: str, keep: int, version: int | None = None, **game_fields: Any) -> None:
         """Delete every move from ply ``keep`` on (an agreed undo), with the game row update
