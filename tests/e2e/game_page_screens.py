@@ -99,10 +99,17 @@ def photograph(browser, base: str, preset: str, out: Path, plies: int | None = N
     written = []
     for label, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         phone = label == "phone"
-        context = browser.new_context(viewport=viewport, device_scale_factor=1, is_mobile=phone, has_touch=phone)
+        context = browser.new_context(
+            viewport=viewport, device_scale_factor=1, is_mobile=phone, has_touch=phone
+        )
         page = context.new_page()
-        page.on("pageerror", lambda exc: print(f"{preset} {label}: page error: {exc}"))
-        page.on("console", lambda msg: msg.type in ("error", "warning") and print(f"{preset} {label}: {msg.text}"))
+        page.on("pageerror", lambda exc, label=label: print(f"{preset} {label}: page error: {exc}"))
+        page.on(
+            "console",
+            lambda msg, label=label: (
+                msg.type in ("error", "warning") and print(f"{preset} {label}: {msg.text}")
+            ),
+        )
         hold_seats(page, base, game_id, tokens)
         page.goto(f"{base}/g/{game_id}")
         page.wait_for_selector("#board svg", timeout=TIMEOUT)

@@ -78,8 +78,12 @@ export class BoardView {
 
   // The named point under the pointer, whether or not it is a legal choice now.
   namedAt(event) {
-    const n = event.target.closest && event.target.closest("[data-target]");
-    return n && this.node.contains(n) ? n.getAttribute("data-target") : null;
+    const stack = [event.target, ...document.elementsFromPoint(event.clientX, event.clientY)];
+    for (const hit of stack) {
+      const n = hit.closest && hit.closest("[data-target]");
+      if (n && this.node.contains(n)) return n.getAttribute("data-target");
+    }
+    return null;
   }
 
   // The index of the focusable element nearest in direction [dx, dy] from focusable[index].

@@ -11,7 +11,7 @@ import { touchScreen as touch } from "./board-view.js";
 export class Previews {
   constructor({ gameId, board, token, ply, play, cancel }) {
     Object.assign(this, { gameId, board, token, ply, play, cancel });
-    this.key = null;        // ply + choices being previewed
+    this.shownKey = null;        // ply + choices being previewed
     this.texts = [];
     this.svgs = [];         // preview SVG text per choice (null until loaded)
     this.index = 0;
@@ -19,30 +19,30 @@ export class Previews {
     this.container = null;
   }
 
-  active() { return this.key !== null; }
+  active() { return this.shownKey !== null; }
 
   start(texts, container) {
-    const key = `${this.ply()}|${texts.join("\u0000")}`;
+    const shownKey = `${this.ply()}|${texts.join("\u0000")}`;
     this.container = container;
-    if (key === this.key) {
+    if (shownKey === this.shownKey) {
       this.decorate();
       if (this.svgs[this.index] && this.board.svg() !== this.shown) this.show(this.index);
       return;
     }
-    this.key = key;
+    this.shownKey = shownKey;
     this.texts = texts;
     this.svgs = texts.map(() => null);
     this.index = 0;
     this.real = this.board.svg();
     this.shown = null;
     this.decorate();
-    texts.forEach((text, i) => this.load(key, text, i));
+    texts.forEach((text, i) => this.load(shownKey, text, i));
   }
 
   async load(key, text, i) {
     try {
       const data = await api("GET", `/api/games/${this.gameId}/preview?move=${encodeURIComponent(text)}`, undefined, this.token());
-      if (key !== this.key) return;
+      if (key !== this.shownKey) return;
       this.svgs[i] = data.svg;
       this.thumbnail(i);
       if (i === this.index) this.show(i);
@@ -50,8 +50,8 @@ export class Previews {
   }
 
   stop() {
-    if (this.key === null) return;
-    this.key = null;
+    if (this.shownKey === null) return;
+    this.shownKey = null;
     if (this.real && this.board.svg() !== this.real && this.shown === this.board.svg()) this.board.node.replaceChildren(this.real);
     this.board.node.classList.remove("previewing");
     this.real = null;
@@ -80,8 +80,8 @@ export class Previews {
     const button = this.buttons()[i];
     if (!button || !this.svgs[i]) return;
     const box = button.querySelector(".thumb");
-    if (!box || box.dataset.loaded === this.key) return;
-    box.dataset.loaded = this.key;
+    if (!box || box.dataset.loaded === this.shownKey) return;
+    box.dataset.loaded = this.shownKey;
     box.innerHTML = this.svgs[i];
     const svg = box.querySelector("svg");
     if (!svg) return;
