@@ -6,7 +6,11 @@ reference rules (``MorrisState``) for every board and rule option; and search in
 random playouts cut at ``playout_cap`` plies and scored by the evaluation, the most visited
 root move) and an alpha-beta with the values of the generic ``alphabeta`` agent (the
 evaluation at the horizon, a win ``WIN - ply``) searched as PVS with iterative deepening, a
-transposition table on the exact position key, killer moves and a history table.
+transposition table on the exact position key, killer moves and a history table. Beside them,
+the ``morris`` agent's own search (``pvs_root``, driven by ``search.py``): its evaluation
+``strong_evaluate`` (mobility and blockades, reachable and running mills, placement
+structure), PVS with a quiescence search of removals, late move reductions, single-reply
+extensions and a contempt for draws; the reference functions stay as they are.
 
 One file on purpose: Numba's on-disk cache is invalidated by a change of the function's own
 file only, so compiled code that calls functions of another file could run stale versions.
@@ -1419,6 +1423,9 @@ class MorrisKernel:
         self.playouts(ref, 1, 1, 50)
         self.mcts(ref, iterations=8)
         self.alphabeta(ref, depth=2)
+        from .search import Searcher  # the morris agent's search (search.py imports this file)
+
+        Searcher(self, table_bits=10).search(ref, self.legal(self.state(ref)), depth=2)
 
 
 _KERNELS: dict = {}
