@@ -329,9 +329,10 @@ def site_router() -> APIRouter:
         return JSONResponse(table(lang), headers={"Vary": "Accept-Language", "Cache-Control": "no-cache"})
 
     @router.get("/api/rules/{preset}", **doc(400, 404))
-    async def rules(request: Request, preset: str, lang: str | None = None) -> dict:
+    def rules(request: Request, preset: str, lang: str | None = None) -> dict:
         """A game's rules page: its text in one language with the diagrams (SVG) inlined, its
-        history and the family's other presets."""
+        history and the family's other presets. Not async: the first request of a page plays
+        its diagrams' moves, in a worker thread rather than the event loop."""
         return rules_page(preset, lang or negotiate(request.headers.get("accept-language")))
 
     # -- ratings and profiles ----------------------------------------------------------
