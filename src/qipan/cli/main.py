@@ -196,9 +196,9 @@ def _show_board(state) -> None:
         if state.to_move == CHANCE
         else f"player {state.to_move + 1} to move"
     )
-    console.print(
-        Panel(state.text(), title=f"{state.game.title} · ply {state.ply}", subtitle=status, expand=False)
-    )
+    ref = state.game.terminal_picture  # a coloured picture where the game declares one
+    shown = load_ref(ref)(state) if ref else state.text()
+    console.print(Panel(shown, title=f"{state.game.title} · ply {state.ply}", subtitle=status, expand=False))
 
 
 @cli.command()

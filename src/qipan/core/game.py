@@ -38,6 +38,9 @@ class Game:
     has_evaluation: bool = False
     #: ``"module:function(game, players, seed)"`` of the game's own terminal front end.
     terminal: str | None = None
+    #: ``"module:function(state)"`` drawing the position for the terminal in colour (a Rich
+    #: renderable; ``qipan play`` shows it instead of ``state.text()``): Trax and Tantrix tiles.
+    terminal_picture: str | None = None
     #: ``"module:Class"`` of the game's scoring-match driver (see ``qipan play --match``).
     scoring_match: str | None = None
     #: Names of the agents that play this game perfectly (exact solvers).

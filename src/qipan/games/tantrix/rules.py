@@ -33,6 +33,7 @@ class TantrixGame(Game):
     title = "Tantrix"
     family = "tantrix"
     action_space = "qipan.games.tantrix.actions:TantrixActions"
+    terminal_picture = "qipan.games.tantrix.terminal:picture"
     players = (2, 3, 4)
     pictures = (("tiles", "qipan.games.tantrix.render:gallery_svg"),)  # the 56 tiles by number
 

@@ -351,6 +351,7 @@ class TraxGame(Game):
     title = "Trax"
     family = "trax"
     action_space = "qipan.games.trax.actions:TraxActions"
+    terminal_picture = "qipan.games.trax.terminal:picture"
     players = (2,)
 
     def __init__(
