@@ -20,7 +20,13 @@ function svg(tag, attrs = {}, text) {
 export function historyPlot(history) {
   const series = {};
   // Every series starts from the new player's rating (1500), so one game already draws a line.
-  for (const h of history) (series[`${familyName(h.family)} ${t(`time_class.${h.time_class}`)}`] ||= [{ rating: 1500 }]).push(h);
+  // Series are keyed by family and time class ids (data-series); labels are translated.
+  const labels = {};
+  for (const h of history) {
+    const key = `${h.family} ${h.time_class}`;
+    labels[key] = `${familyName(h.family)} ${t(`time_class.${h.time_class}`)}`;
+    (series[key] ||= [{ rating: 1500 }]).push(h);
+  }
   const names = Object.keys(series);
   const W = 640, H = 240, pad = 40;
   const plot = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "plot", role: "img", "aria-label": t("profile.history") });
@@ -40,7 +46,7 @@ export function historyPlot(history) {
     plot.append(svg("polyline", { points, fill: "none", stroke: colour, "stroke-width": 2, "data-series": name }));
     series[name].forEach((h, i) => plot.append(svg("circle", { cx: x(i), cy: y(h.rating), r: 3, fill: colour },
       undefined)));
-    plot.append(svg("text", { x: pad + 8, y: pad - 10 + 0 + k * 14, fill: colour }, `${name}: ${series[name].at(-1).rating}`));
+    plot.append(svg("text", { x: pad + 8, y: pad - 10 + 0 + k * 14, fill: colour }, `${labels[name]}: ${series[name].at(-1).rating}`));
   });
   return plot;
 }
