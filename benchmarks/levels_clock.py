@@ -18,6 +18,7 @@ from qipan.agents.arena import play_opening
 from qipan.agents.base import parse_agent
 from qipan.agents.clock import now, use_cpu_clock
 from qipan.core.game import resolve_chance
+from qipan.fast import warm_up
 
 
 def play(game, agents, initial: float, increment: float, seed: int, max_plies: int) -> dict:
@@ -57,6 +58,10 @@ def main() -> None:
     use_cpu_clock()
     game = qipan.load(args.game)
     specs = args.agent or ["level:level=8", "alphabeta"]
+    # Compiling the kernels is not thinking: do it before any clock runs.
+    warm_up([args.game])
+    for name, params in map(parse_agent, specs):
+        load_agent(name, game=game, players=2, **params).choose(game.new(players=2), Budget(args.initial))
     flags = [0, 0]
     for g in range(args.games):
         order = specs if g % 2 == 0 else specs[::-1]
