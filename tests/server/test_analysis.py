@@ -178,3 +178,11 @@ def test_morris_positions_get_their_value_from_built_tables(client, tmp_path, mo
     perfect = r.json()["perfect"]
     assert (perfect["value"], perfect["plies"]) == tables.value(state)
     assert set(perfect["best"]) == {m.text for m in tables.best_moves(state)}
+
+
+def test_a_busy_engine_refuses_rather_than_queueing_without_end(client, monkeypatch):
+    from qipan.server import analysis
+
+    monkeypatch.setattr(analysis, "MAX_WAITING", 0)  # as if the queue were full
+    r = client.post("/api/analysis/evaluate", json={"game": "modx", "moves": [], "seconds": 0.1, "line": 1})
+    assert r.status_code == 429 and "busy" in r.json()["error"]

@@ -41,12 +41,11 @@ MAX_WAITING = 4
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 
-_thinking = asyncio.Semaphore(1)
-_waiting = 0
-
 
 def analysis_router() -> APIRouter:
     router = APIRouter()
+    thinking = asyncio.Semaphore(1)  # one analysis at a time: the bots share these cores
+    waiting = 0
 
     @router.get("/analysis", include_in_schema=False)
     async def analysis_page() -> FileResponse:
@@ -66,26 +65,26 @@ def analysis_router() -> APIRouter:
     async def show_position(request: Request) -> dict:
         """The board, legal moves and result after ``moves`` from the start."""
         data = await _json(request)
-        return await asyncio.to_thread(describe, replay(data))
+        return await asyncio.to_thread(lambda: describe(replay(data)))  # replaying takes time too
 
     @router.post("/api/analysis/evaluate", **doc(400, 429))
     async def evaluate_position(request: Request) -> dict:
         """The strongest agent's choice, best line and evaluation for the position after
         ``moves``, thinking ``seconds`` (at most ``MAX_SECONDS``); the exact value where the
         game has one."""
+        nonlocal waiting
         data = await _json(request)
-        state = replay(data)
         seconds = _number(data.get("seconds", DEFAULT_SECONDS), "seconds", 0.05, MAX_SECONDS)
         plies = int(_number(data.get("line", DEFAULT_LINE), "line", 1, MAX_LINE))
-        global _waiting
-        if _waiting >= MAX_WAITING:
+        state = await asyncio.to_thread(replay, data)
+        if waiting >= MAX_WAITING:
             raise ApiError(429, "the analysis engine is busy: try again in a few seconds")
-        _waiting += 1
+        waiting += 1
         try:
-            async with _thinking:
+            async with thinking:
                 return await asyncio.to_thread(analyse, state, seconds, plies)
         finally:
-            _waiting -= 1
+            waiting -= 1
 
     return router
 
@@ -236,7 +235,7 @@ def analyse(state, seconds: float, plies: int) -> dict:
     mover = state.to_move
     players = state.num_players
     name = _agents.strongest_agent_name(game, players)
-    started = time.process_time()
+    started = time.thread_time()  # this worker thread's CPU, not the whole server's
     line, work = [], state.copy()
     first = seconds / 2 if plies > 1 else seconds
     rest = (seconds - first) / max(1, plies - 1)
@@ -252,7 +251,7 @@ def analyse(state, seconds: float, plies: int) -> dict:
         "to_move": mover,
         "best": line[0]["text"] if line else None,
         "line": line,
-        "cpu_seconds": round(time.process_time() - started, 3),
+        "cpu_seconds": round(time.thread_time() - started, 3),
         "evaluation": None,
         "evaluation_after_line": None,
         "perfect": None,
