@@ -90,7 +90,7 @@ class ServerProcess:
         self.log.seek(0)
         return self.log.read().decode(errors="replace")
 
-    def wait_ready(self, seconds: float = 120.0) -> ServerProcess:
+    def wait_ready(self, seconds: float = 300.0) -> ServerProcess:
         """Until the server answers (it takes a while to import on a busy machine)."""
         import httpx
 
@@ -110,4 +110,3 @@ class ServerProcess:
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(timeout=10)
-

@@ -67,7 +67,8 @@ def _diff(a: list[str], b: list[str]) -> list[list[Any]]:
         kb = where_b.get(token)
         if kb is None or kb < bi or token in repeated or seen_a[token] != 1:
             continue
-        _gap(a, b, ai, k, bi, kb, ops)
+        if k != ai or kb != bi:  # most anchors follow the previous one directly
+            _gap(a, b, ai, k, bi, kb, ops)
         ai, bi = k + 1, kb + 1
     _gap(a, b, ai, a_end, bi, b_end, ops)
     return ops

@@ -228,6 +228,8 @@ class PenteState(State):
         fewest = min(pattern.count("x") for pattern in patterns)
         found = []
         for line in self.geom.lines:
+            if through is not None and through not in line:  # (the picture asks this each move)
+                continue
             s = "".join("x" if cells[j] == me else "." if cells[j] == EMPTY else "o" for j in line)
             if s.count("x") < fewest:
                 continue
