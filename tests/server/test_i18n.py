@@ -141,6 +141,7 @@ def test_every_game_preset_family_and_option_has_its_words_in_both_languages():
                     f"option.{game.family}.{option['name']}",
                     f"option.{game.family}.{option['name']}.help",
                 }
+                wanted |= {f"choice.{c}" for c in option.get("choices") or [] if isinstance(c, str) and c}
         assert sorted(wanted - set(table)) == [], lang
 
 

@@ -19,6 +19,12 @@ function optionText(family, opt) {
   return { label: has(key) ? t(key) : opt.name, help: has(`${key}.help`) ? t(`${key}.help`) : opt.help || "" };
 }
 
+// A choice's words in the page's language, with the value the help text names: "和局 (draw)".
+function choiceText(value) {
+  const key = `choice.${value}`;
+  return has(key) && t(key) !== String(value) ? `${t(key)} (${value})` : String(value);
+}
+
 export function optionInput(opt, family) {
   const name = `opt_${opt.name}`;
   const { label, help } = optionText(family, opt);
@@ -28,7 +34,7 @@ export function optionInput(opt, family) {
   }
   let input;
   if (opt.choices) {
-    input = el("select", { name }, opt.choices.map((c) => el("option", { value: c, selected: c === opt.default }, String(c))));
+    input = el("select", { name }, opt.choices.map((c) => el("option", { value: c, selected: c === opt.default }, choiceText(c))));
     if (opt.allow_none) input.append(el("option", { value: "none", selected: opt.default === null }, t("lobby.none")));
   } else if ((opt.type === "int" || opt.type === "float") && !opt.allow_none) {
     input = el("input", { type: "number", name, value: opt.default ?? "", min: opt.minimum ?? undefined,
