@@ -240,10 +240,14 @@ def test_targets_are_subtle_and_big_enough_on_a_phone(live_server, new_page, bro
         hold_seats(page, base, game_id, tokens)
         page.goto(f"{base}/g/{game_id}")
         page.wait_for_selector("#board.zoomed", timeout=TIMEOUT)
-        smallest = page.evaluate(
-            "Math.min(...Array.from(document.querySelectorAll('#board .qp-target')).map(n => n.getBoundingClientRect().width))"
+        # Neighbouring points' centres at least 32 px apart (a tap goes to the nearest).
+        spacing = page.evaluate(
+            """() => { const c = Array.from(document.querySelectorAll('#board .qp-target'))
+                .map(n => n.getBoundingClientRect()).map(r => [r.x + r.width / 2, r.y + r.height / 2]);
+              return Math.min(...c.map(([x, y], i) => Math.min(...c.filter((_, j) => j !== i)
+                .map(([u, v]) => Math.hypot(u - x, v - y))))); }"""
         )
-        assert smallest >= 31.5
+        assert spacing >= 31.5
     finally:
         context.close()
 

@@ -73,7 +73,7 @@ export class BoardView {
       const n = hit.closest && hit.closest("[data-target]");
       if (n && this.node.contains(n) && next.includes(n.getAttribute("data-target"))) return n.getAttribute("data-target");
     }
-    return null;
+    return this.nearestTarget(event, next);
   }
 
   // The named point under the pointer, whether or not it is a legal choice now.
@@ -102,8 +102,10 @@ export class BoardView {
     return best;
   }
 
-  // On a touch screen, enlarge the picture until its smallest click target is MIN_TARGET
-  // px wide; the frame then scrolls (one finger pans, two pinch-zoom).
+  // On a touch screen, enlarge the picture until its click targets are MIN_TARGET px
+  // apart (a tap goes to the nearest target: targetAt), the frame then scrolls (one finger
+  // pans, two pinch-zoom). A target counts as big as its element or its distance to the
+  // nearest other target, whichever is larger (Morris's small points stand far apart).
   fitTargets() {
     const svg = this.svg();
     if (!svg) return;
@@ -112,15 +114,48 @@ export class BoardView {
     this.scale = 1;
     this.applyScale();
     if (!touchScreen()) return;
-    const sizes = this.targetElements().map((n) => n.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0)
-      .map((r) => Math.min(r.width, r.height));
-    if (!sizes.length) return;
-    const smallest = Math.min(...sizes);
-    if (smallest < MIN_TARGET) {
+    const smallest = this.smallestTarget();
+    if (smallest !== null && smallest < MIN_TARGET) {
       this.scale = Math.min(4, MIN_TARGET / smallest);
       this.applyScale();
     }
     if (this.scale === before) Object.assign(this.node, { scrollLeft, scrollTop });  // keep the player's view
+  }
+
+  // The smallest target's effective size in px (see fitTargets), or null without targets.
+  smallestTarget() {
+    // The targets clickable now, one element per name (a stone and its point share one).
+    const seen = new Set();
+    const nodes = (this.clickable().length ? this.clickable() : this.targetElements()).filter((n) => {
+      const name = n.getAttribute("data-target");
+      return seen.has(name) ? false : seen.add(name);
+    });
+    const boxes = nodes.map((n) => n.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0);
+    if (!boxes.length) return null;
+    const centres = boxes.map((r) => [r.x + r.width / 2, r.y + r.height / 2]);
+    let smallest = Infinity;
+    boxes.forEach((r, i) => {
+      let gap = Infinity;
+      centres.forEach(([x, y], j) => {
+        if (j !== i) gap = Math.min(gap, Math.hypot(x - centres[i][0], y - centres[i][1]));
+      });
+      smallest = Math.min(smallest, Math.max(Math.min(r.width, r.height), gap === Infinity ? 0 : gap));
+    });
+    return smallest;
+  }
+
+  // On a touch screen, a tap next to a target (within half the target spacing) takes it.
+  nearestTarget(event, next) {
+    if (!touchScreen()) return null;
+    let best = null, bestDistance = MIN_TARGET / 2 + 4;
+    for (const n of this.targetElements()) {
+      const t = n.getAttribute("data-target");
+      if (!next.includes(t)) continue;
+      const r = n.getBoundingClientRect();
+      const d = Math.hypot(event.clientX - (r.x + r.width / 2), event.clientY - (r.y + r.height / 2)) - Math.min(r.width, r.height) / 2;
+      if (d < bestDistance) { bestDistance = d; best = t; }
+    }
+    return best;
   }
 
   applyScale() {
