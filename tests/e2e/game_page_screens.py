@@ -6,7 +6,7 @@ the game ended, its result), then photographed.
     .venv/bin/python -m tests.e2e.game_page_screens [OUT_DIR] [preset ...]
 
 starts its own server (toy games included) and writes <preset>-desktop.png and
-<preset>-phone.png; tests/e2e/test_game_page_screens.py runs it over every preset."""
+<preset>-phone.png (a script, not a test: photographing every game takes minutes)."""
 
 from __future__ import annotations
 
