@@ -1,10 +1,10 @@
 """Pente tactical positions: a win by five or by captures within 7 plies.
 
 ``--build``: play short games (the ``pente`` agent against itself and against
-``pente-classic``, random openings), take positions a few plies before the winner's last
-move, keep those whose win the exhaustive prover (``search.prove``: every defence tried, no
-evaluation) confirms within 1, 3, 5 or 7 plies (the fewest is stored), with the move the
-``pente`` agent picks there when that move is proved to win too; writes
+``pente-classic``, random openings), take positions 1, 3, 5 or 7 plies before the end of the
+winner's game, keep those whose win within that many plies the exhaustive prover
+(``search.prove``: every defence tried, no evaluation) confirms, with the move the new
+threat search (VCF, then VCT) finds there when that move is proved to keep the win; writes
 ``tests/games/pente/data/tactics.json``.
 
 Default: the ``pente`` agent gets ``--time`` CPU seconds on each stored position; a position
@@ -30,7 +30,8 @@ from qipan.games.pente.search import searcher_for
 DATA = Path(__file__).resolve().parent.parent / "tests" / "games" / "pente" / "data" / "tactics.json"
 #: Positions wanted per number of plies.
 QUOTA = {1: 12, 3: 40, 5: 40, 7: 36}
-PROOF_NODES = 400_000
+PROOF_NODES = 300_000
+SEARCH_NODES = 100_000
 
 
 def random_opening(game, rng: random.Random, plies: int):
@@ -50,16 +51,21 @@ def random_opening(game, rng: random.Random, plies: int):
     return state
 
 
-def fewest_plies(searcher, kernel, state) -> int | None:
-    """The fewest plies (1, 3, 5, 7) in which the side to move is proved to win."""
+def proved_plies(searcher, kernel, state, bound: int) -> int | None:
+    """``bound`` (1, 3, 5 or 7) when the side to move is proved to win within it, else None."""
+    return bound if searcher.prove(kernel.state(state), bound, nodes=PROOF_NODES) else None
+
+
+def search_move(searcher, kernel, state):
+    """The move the new threat search (VCF, then VCT) plays, or None."""
     s = kernel.state(state)
-    for plies in (1, 3, 5, 7):
-        result = searcher.prove(s, plies, nodes=PROOF_NODES)
-        if result is None:
-            return None
-        if result:
-            return plies
-    return None
+    searcher.new_search()
+    searcher.budget(SEARCH_NODES)
+    code = searcher.vcf(s, 10)
+    if code < 0:
+        searcher.budget(SEARCH_NODES)
+        code = searcher.vct(s, 3, 6)
+    return None if code < 0 else kernel.move(code)
 
 
 def keeps_win(searcher, kernel, state, move, plies: int) -> bool:
@@ -88,7 +94,7 @@ def build(count: int, seed: int) -> None:
         k += 1
         state = random_opening(game, rng, rng.randrange(2, 6))
         opponent = "pente" if k % 2 else "pente-classic"
-        agents = [load_agent("pente", time=0.02, seed=k), load_agent(opponent, time=0.02, seed=k + 7)]
+        agents = [load_agent("pente", time=0.01, seed=k), load_agent(opponent, time=0.01, seed=k + 7)]
         if k % 4 >= 2:
             agents.reverse()
         history = [state.copy()]
@@ -100,21 +106,19 @@ def build(count: int, seed: int) -> None:
         winner = state.outcome.winners[0]
         reason = state.outcome.reason
         last = len(history) - 2  # the position before the winning move
-        for back in range(0, 12, 2):
+        for back in range(0, 8, 2):
             if last - back < 0:
                 break
             position = history[last - back]
-            if position.to_move != winner:
-                continue
             text = position.position()
-            if text in found:
+            bound = back + 1  # the game itself took this many plies from here
+            if position.to_move != winner or text in found or per_plies[bound] >= QUOTA[bound]:
                 continue
-            plies = fewest_plies(searcher, kernel, position)
-            if plies is None or per_plies[plies] >= QUOTA[plies]:
+            plies = proved_plies(searcher, kernel, position, bound)
+            if plies is None:
                 continue
-            solver = load_agent("pente", iterations=150_000, seed=0)
-            move = solver.choose(position)
-            if not keeps_win(searcher, kernel, position, move, plies):
+            move = search_move(searcher, kernel, position)
+            if move is None or not keeps_win(searcher, kernel, position, move, plies):
                 continue  # only positions whose solution the new search found
             found[text] = {
                 "position": text,
@@ -131,27 +135,29 @@ def build(count: int, seed: int) -> None:
     DATA.parent.mkdir(parents=True, exist_ok=True)
     about = (
         "Pente (19x19, default rules) positions where the side to move wins within `plies` plies "
-        "(fewest of 1, 3, 5, 7) by five or by captures, proved by the exhaustive search "
-        "qipan.games.pente.search.prove; `move` is a winning move found by the pente agent and "
-        "proved too. Written by benchmarks/pente_tactics.py --build."
+        "(1, 3, 5 or 7; a faster win may exist) by five or by captures, proved by the exhaustive "
+        "search qipan.games.pente.search.prove; `move` is a winning move found by the new threat "
+        "search (VCF/VCT) and proved too. Written by benchmarks/pente_tactics.py --build."
     )
     ordered = sorted(found.values(), key=lambda e: (e["plies"], e["position"]))
     DATA.write_text(json.dumps({"about": about, "positions": ordered}, indent=1) + "\n")
     print(f"wrote {len(ordered)} positions to {DATA}: {per_plies}")
 
 
-def measure(seconds: float, limit: int | None) -> None:
+def measure(seconds: float, limit: int | None, offset: int = 0) -> None:
     clock.use_cpu_clock()
     game = qipan.load("pente")
     kernel = game.kernel()
     searcher = searcher_for(kernel)
-    entries = json.loads(DATA.read_text())["positions"][:limit]
+    entries = json.loads(DATA.read_text())["positions"][offset:]
+    entries = entries[:limit] if limit is not None else entries
     solved = 0
     by_plies: dict[int, list[int]] = {}
     slowest = 0.0
     for n, entry in enumerate(entries, 1):
         state = game.position(entry["position"])
         agent = load_agent("pente", time=seconds, seed=n)
+        searcher.new_search()
         start = time.process_time()
         move = agent.choose(state)
         spent = time.process_time() - start
@@ -179,12 +185,13 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=120)
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--time", type=float, default=1.0)
-    parser.add_argument("--limit", type=int, default=None, help="measure the first N positions only")
+    parser.add_argument("--limit", type=int, default=None, help="measure N positions only")
+    parser.add_argument("--offset", type=int, default=0, help="skip the first N positions")
     args = parser.parse_args()
     if args.build:
         build(args.count, args.seed)
     else:
-        measure(args.time, args.limit)
+        measure(args.time, args.limit, args.offset)
 
 
 if __name__ == "__main__":
