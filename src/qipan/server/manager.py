@@ -167,7 +167,12 @@ class Manager:
                 now = time.time()
                 await self._db(self.storage.heartbeat, self.process, now)
                 if self.leases is not None:
-                    await self._keep_leases(now)
+                    try:
+                        await self._keep_leases(now)
+                    except ApiError:
+                        raise
+                    except Exception:  # one game's trouble must not stop the heartbeat
+                        log.exception("keeping the leases failed; the next beat tries again")
 
     async def _keep_leases(self, now: float) -> None:
         if self.leases.beat(now):  # late: some of our games may have been taken over
