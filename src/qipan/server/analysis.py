@@ -166,7 +166,7 @@ def replay(data: dict) -> Any:
         raise ApiError(400, f"at most {MAX_MOVES} moves, not {len(moves)}")
     game_id = data.get("game")
     if not isinstance(game_id, str) or not game_id:
-        raise ApiError(400, 'game must be a game or preset id, e.g. "trax-8x8"')
+        raise ApiError(400, "game must be the id of a game or preset (GET /api/specs lists them)")
     options = data.get("options") or {}
     if not isinstance(options, dict):
         raise ApiError(400, "options must be an object of option values")
