@@ -329,7 +329,7 @@ async function main() {
     $("notation").value = "";
   });
   document.addEventListener("keydown", (e) => {
-    if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;  // typing, not stepping
     if (e.key === "ArrowLeft") show(view.ply - 1);
     if (e.key === "ArrowRight") show(view.ply + 1);
   });
