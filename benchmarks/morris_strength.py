@@ -23,6 +23,7 @@ os.environ["QIPAN_AGENT_CLOCK"] = "cpu"  # the worker processes read it too
 
 from qipan.agents import clock  # noqa: E402
 from qipan.agents.arena import TournamentGame, play_tournament_game  # noqa: E402
+from qipan.agents.elo import SPRT  # noqa: E402
 
 
 def schedule(new: str, ref: str, games: int, seed: int, preset: str, opening_plies: int):
@@ -47,6 +48,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", help="write every game (JSON) here")
+    parser.add_argument(
+        "--sprt",
+        metavar="ELO0,ELO1",
+        help="stop once an SPRT (alpha = beta = 0.05) decides between these Elo differences "
+        "(checked after each pair of games), e.g. 108,191 for 65%% against 75%%",
+    )
     args = parser.parse_args()
     clock.use_cpu_clock()
     new = f"morris:time={args.time:g}"
@@ -55,6 +62,8 @@ def main() -> None:
     mine = []  # the morris agent's score in each game
     reasons: Counter = Counter()
     played = []
+    sprt = SPRT(*map(float, args.sprt.split(","))) if args.sprt else None
+    decision = None
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for job, game in zip(jobs, pool.map(play_tournament_game, jobs), strict=True):
             score = 0.5 if game["score"] is None else game["score"]
@@ -68,6 +77,11 @@ def main() -> None:
                 f"({game['reason']}, {game['plies']} plies); total {sum(mine):g}",
                 flush=True,
             )
+            if sprt is not None and len(mine) % 2 == 0:
+                decision = sprt.decide(mine)
+                if decision is not None:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    break
     n = len(mine)
     rate = sum(mine) / n
     spread = math.sqrt(sum((s - rate) ** 2 for s in mine) / max(n - 1, 1) / n)  # standard error
@@ -76,6 +90,10 @@ def main() -> None:
     print(
         f"score {sum(mine):g}/{n} = {100 * rate:.1f}% +- {196 * spread:.1f} (95%)  +{wins} ={draws} -{losses}"
     )
+    if sprt is not None:
+        print(
+            f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g}: {decision or 'undecided'} (LLR {sprt.llr(mine):.2f})"
+        )
     for reason, count in reasons.most_common():
         print(f"  {count:4d}  {reason}")
     print(f"CPU seconds of the games: {sum(g['cpu_seconds'] for g in played):.0f}")
