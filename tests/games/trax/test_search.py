@@ -160,15 +160,6 @@ def test_memory_empties_itself_when_full():
     assert not memory.table
 
 
-def test_games_end_in_every_preset_against_the_reference():
-    for preset in ("trax", "trax-8x8", "trax-loop"):
-        state = qipan.load(preset).new()
-        agents = [TraxAgent(iterations=60, seed=1), ClassicTraxAgent(depth=1, seed=2)]
-        while state.outcome is None and state.ply < 300:
-            state.play(agents[state.to_move].choose(state))
-        assert state.outcome is not None, preset
-
-
 def test_new_agent_is_the_strongest_trax_agent_and_the_reference_stays_callable():
     specs = {a.name: a for a in agent_specs() if a.families == ("trax",)}
     assert specs["trax"].make is TraxAgent and specs["trax-classic"].make is ClassicTraxAgent
