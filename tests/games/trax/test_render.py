@@ -100,7 +100,7 @@ def test_svg_click_targets_are_the_cells_of_the_legal_moves():
 def test_svg_draws_both_tracks_of_every_tile():
     state = play(T07)
     svg = state.svg()
-    assert svg.count('class="tile"') == len(state.board.cells) == 14
+    assert svg.count('<g class="tile') == len(state.board.cells) == 14
     white = svg.count('stroke="#f4f1e8"')
     red = svg.count('stroke="#d62b2b"')
     assert white == red == 14
