@@ -171,3 +171,14 @@ def test_book_moves_are_legal_in_every_symmetric_form():
         move = book.book_move(state)
         assert move is not None, first
         assert state.game.parse(state.geom.name[move], state) in state.legal_moves()
+
+
+def test_warm_up_compiles_the_search_before_the_first_move():
+    from qipan import fast
+
+    if not fast.enabled():
+        pytest.skip("kernels are off")
+    spent = fast.warm_up(["pente", "pente-team"])
+    assert set(spent) == {"pente", "pente-team"}
+    searcher = qipan.load("pente").kernel()._searcher
+    assert searcher.W[12].shape == (1 << 18,)  # the transposition keys: 2**18 entries

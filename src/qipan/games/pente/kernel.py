@@ -6,7 +6,8 @@ semantics as ``PenteState``, over the same padded cell array (``board.py``).
 A state ``s`` is an int64 array: a header (``S_*``) then the cells. A move is one int: the
 point's index, plus for a ``max_pairs_per_move`` choice ``CHOSEN | dirs_mask << 10`` (bit k:
 the pair in direction ``dirs8[k]`` is taken), the reference ``Move.data`` ``(i, dirs)``.
-Search stays in Python for Pente (the generic agents on the reference rules)."""
+The ``pente`` agent's search runs on these states (``search.py``); the generic agents search
+on the reference rules."""
 
 from __future__ import annotations
 
@@ -461,6 +462,9 @@ class PenteKernel:
     def warm_up(self, ref) -> None:
         self.perft(ref, 2)
         self.playouts(ref, 1, 1, 20)
+        from .search import warm_up  # the pente agent's compiled search, too
+
+        warm_up(self, ref)
 
     #: The searches this kernel runs for the generic agents: none yet for Pente (they search
     #: on the reference rules).

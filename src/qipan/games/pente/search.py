@@ -1060,17 +1060,27 @@ def _all_points(points, inner, dirs8, par, s, out):
 
 @njit
 def _exact_wins(R, s, p, out, undo):
-    """Every legal move of ``p`` (to move) that wins at once, found by playing each one."""
+    """Every point where ``p`` wins at once, by the rules' own tests on the placed point: a
+    line through it (``kernel._line_wins``) or captures reaching 10. Only points next to a
+    stone can win (a line needs an own neighbour, a capture an enemy one)."""
     points, inner, lines, line_len, tria, dirs8, par = R
-    moves = np.empty(par[P_NPOINTS] + 1, np.int64)
-    n = _all_points(points, inner, dirs8, par, s, moves)
     c = 0
-    for k in range(n):
-        play(points, lines, line_len, tria, dirs8, par, s, moves[k], undo)
-        if s[S_RESULT] != ONGOING and s[S_RESULT] >> p & 1:
-            out[c] = moves[k]
+    caps = s[S_CAPS + p]
+    for k in range(par[P_NPOINTS]):
+        i = points[k]
+        if s[HEADER + i] != EMPTY:
+            continue
+        near = False
+        for q in range(8):
+            v = s[HEADER + i + dirs8[q]]
+            if v != EMPTY and v != OFF:
+                near = True
+                break
+        if not near:
+            continue
+        if _line_wins(par, dirs8, s, i, p + 1) or caps + _captured(par, s, dirs8, i, p) >= CAPTURE_TARGET:
+            out[c] = i
             c += 1
-        unplay(s, undo)
     return c
 
 
@@ -1083,6 +1093,9 @@ def prove(R, s, attacker, plies, undos, counter):
     wins (any other stone leaves every winning point of the attacker as it is)."""
     points, inner, lines, line_len, tria, dirs8, par = R
     counter[0] += 1
+    if counter[0] > counter[1]:
+        counter[2] = 1  # out of nodes: the answer False means "not proved"
+        return False
     if s[S_RESULT] != ONGOING:
         return bool(s[S_RESULT] >> attacker & 1)
     if plies <= 0:
@@ -1185,7 +1198,7 @@ class Searcher:
     """The search arrays of one kernel (one game's options): shape table, Zobrist keys,
     transposition table, killers, history and the per-ply buffers."""
 
-    def __init__(self, kernel, tt_bits: int = 20, seed: int = 0x5EED):
+    def __init__(self, kernel, tt_bits: int = 18, seed: int = 0x5EED):
         self.kernel = k = kernel
         par = k.par
         key = (int(par[P_WIN_LENGTH]), bool(kernel.game.exact))
@@ -1250,12 +1263,34 @@ class Searcher:
         k = self.kernel
         return int(evaluate(k.lines, k.line_len, k.par, s, int(s[S_TO_MOVE])))
 
-    def prove(self, s, plies: int) -> tuple[bool, int]:
-        """Exhaustive check: does the side to move win within ``plies``? (result, nodes)."""
+    def prove(self, s, plies: int, attacker: int | None = None, nodes: int = 10**9) -> bool | None:
+        """Exhaustive check: does ``attacker`` (default: the side to move) win within
+        ``plies`` plies against every defence? None when ``nodes`` ran out first."""
         undos = np.zeros((plies + 2, HEADER + 40), np.int64)
-        counter = np.zeros(1, np.int64)
-        ok = prove(self.R, s.copy(), int(s[S_TO_MOVE]), plies, undos, counter)
-        return bool(ok), int(counter[0])
+        counter = np.array([0, nodes, 0], np.int64)
+        who = int(s[S_TO_MOVE]) if attacker is None else attacker
+        ok = prove(self.R, s.copy(), who, plies, undos, counter)
+        self.proof_nodes = int(counter[0])
+        return None if counter[2] else bool(ok)
+
+
+def warm_up(kernel, ref) -> None:
+    """Compile (or load from the disk cache) every search function on a tiny budget, so a
+    server pays it at start (``PenteKernel.warm_up``), not on the first move."""
+    searcher = searcher_for(kernel)
+    start = ref.game.new().play_many(["K10", "L11"]) if ref.num_players == 2 else ref
+    s = kernel.state(start)
+    searcher.budget(500)
+    moves, _ = searcher.root_moves(s)
+    if ref.num_players == 2:
+        searcher.iterate(s, 2, 4, moves[:4])
+        searcher.vcf(s, 2)
+        searcher.vct(s, 1, 2)
+        searcher.safe(s, moves[:2], 2)
+        searcher.prove(s, 1, nodes=100)
+    else:
+        searcher.paranoid(s, 1, 2)
+    searcher.new_search()
 
 
 def searcher_for(kernel) -> Searcher:
