@@ -681,6 +681,27 @@ def _tt_index(key, mask):
 
 
 @njit
+def _note_cutoff(killers, history, ply, code, depth):
+    """A quiet move (no removal) that cut off: a killer at this ply, and history credit."""
+    if code >> 10 == 0:
+        if killers[ply, 0] != code:
+            killers[ply, 1] = killers[ply, 0]
+            killers[ply, 0] = code
+        history[code & 1023] += depth * depth
+
+
+@njit
+def _tt_store(tt_keys, tt_ints, tt_vals, idx, key, depth, best, alpha0, beta, best_move):
+    """Store a searched node: its bound kind follows from where ``best`` fell in the window."""
+    flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+    tt_keys[idx] = key
+    tt_ints[idx, 0] = depth
+    tt_ints[idx, 1] = flag
+    tt_ints[idx, 2] = best_move
+    tt_vals[idx] = best
+
+
+@njit
 def _order(pt, lines, par, s, moves, scores, n, tt_move, killers, history, ply):
     """Scores for trying the moves best first: the table's move, removals (more stones
     first), killers, blocks of the opponent's mill points, then the history table."""
@@ -848,18 +869,9 @@ def _search(
         if v > alpha:
             alpha = v
         if alpha >= beta:
-            if code >> 10 == 0:
-                if killers[ply, 0] != code:
-                    killers[ply, 1] = killers[ply, 0]
-                    killers[ply, 0] = code
-                history[code & 1023] += depth * depth
+            _note_cutoff(killers, history, ply, code, depth)
             break
-    flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-    tt_keys[idx] = key
-    tt_ints[idx, 0] = depth
-    tt_ints[idx, 1] = flag
-    tt_ints[idx, 2] = best_move
-    tt_vals[idx] = best
+    _tt_store(tt_keys, tt_ints, tt_vals, idx, key, depth, best, alpha0, beta, best_move)
     return best
 
 
@@ -1216,18 +1228,9 @@ def _pvs(
         if v > alpha:
             alpha = v
         if alpha >= beta:
-            if code >> 10 == 0:
-                if killers[ply, 0] != code:
-                    killers[ply, 1] = killers[ply, 0]
-                    killers[ply, 0] = code
-                history[code & 1023] += depth * depth
+            _note_cutoff(killers, history, ply, code, depth)
             break
-    flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-    tt_keys[idx] = key
-    tt_ints[idx, 0] = depth
-    tt_ints[idx, 1] = flag
-    tt_ints[idx, 2] = best_move
-    tt_vals[idx] = best
+    _tt_store(tt_keys, tt_ints, tt_vals, idx, key, depth, best, alpha0, beta, best_move)
     return best
 
 
