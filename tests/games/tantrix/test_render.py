@@ -32,10 +32,13 @@ def test_svg_is_well_formed_with_targets_for_every_legal_move():
     mover_tiles = {f"t{t}" for t in state.hands[state.to_move]}
     assert {t for t in targets if t.startswith("t")} == mover_tiles
     # Every tile on the board and in the hands is drawn with three coloured links.
-    tiles = [g for g in root.iter(SVG_NS + "g") if g.get("class") == "tile"]
+    tiles = [g for g in root.iter(SVG_NS + "g") if "tile" in (g.get("class") or "").split()]
     assert len(tiles) == len(state.board) + sum(len(h) for h in state.hands)
     assert all(len(g.findall(SVG_NS + "path")) == 3 for g in tiles)
     forced = [g for g in root.iter(SVG_NS + "g") if "forced" in (g.get("class") or "")]
+    # The tile the last move placed is marked, and only that one.
+    marked = [g for g in tiles if "last-move" in g.get("class").split()]
+    assert len(marked) == 1
     assert {g.get("data-target") for g in forced} == {f"{q},{r}" for q, r in state.forced_spaces}
 
 
