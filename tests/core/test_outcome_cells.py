@@ -4,6 +4,7 @@ declared by every game that has one, kept through records, left out of equality.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -74,3 +75,121 @@ def test_black_path_cells_are_the_path():
     state = play_out("blackpath", 1)
     tiles = sum(1 for t in state.tiles if t)
     assert len(state.outcome.cells) == tiles > 0
+
+
+def _loc(name: str) -> tuple[int, int]:
+    q, r = name.split(",")
+    return int(q), int(r)
+
+
+@pytest.mark.parametrize("preset", ["tantrix", "tantrix-doubles", "tantrix-tournament"])
+@pytest.mark.parametrize("seed", range(3))
+def test_tantrix_cells_are_the_scoring_tracks_of_the_top_players(preset, seed):
+    from qipan.games.tantrix.board import track_value, tracks
+
+    state = play_out(preset, seed)
+    outcome = state.outcome
+    cells = {_loc(c) for c in outcome.cells}
+    assert cells and cells <= set(state.board) and len(outcome.cells) == len(cells)
+    top = max(outcome.scores)
+    tops = {c for c, s in zip(state.colours, outcome.scores, strict=True) if s == top}
+    assert set(outcome.winners) <= {p for p, c in enumerate(state.colours) if c in tops}
+    # Each top colour has a track worth its score inside the cells; every cell is on one.
+    covered = set()
+    for colour in tops:
+        scoring = [set(t) for t, loop in tracks(state.edges, colour) if track_value(t, loop) == top]
+        assert any(t <= cells for t in scoring)
+        covered |= next(t for t in scoring if t <= cells)
+    assert covered == cells
+
+
+def test_tantrix_cells_follow_a_known_line():
+    # Three tiles in a row whose red links join: a red line of 3, the longest there is.
+    from qipan.games.tantrix.rules import scored_cells
+
+    edges = {(0, 0): "RRYYBB", (1, 0): "YRRBBY", (5, 5): "YYRRBB"}
+    assert scored_cells(edges, ("R", "Y"), (2, 1)) == ("0,0", "1,0")
+    assert scored_cells(edges, ("R", "Y"), (0, 0)) == ()  # nothing scored, nothing named
+
+
+@pytest.mark.parametrize("preset", ["tantrix-discovery", "tantrix-flower"])
+def test_a_solved_tantrix_puzzle_names_its_solution(preset):
+    from qipan.games.tantrix.board import tracks
+
+    state = qipan.load(preset).new()
+    for tile in range(1, 8) if preset == "tantrix-flower" else ():
+        state.play(f"+{tile}")
+    for (q, r), tile, rot in state.solutions()[0]:
+        state.play(f"{tile}@{q},{r}r{rot}")
+    assert state.outcome.winners == (0,)
+    assert sorted(map(_loc, state.outcome.cells)) == sorted(state.board)
+    assert all(f'data-cell="{c}"' in state.svg() for c in state.outcome.cells)
+    if preset == "tantrix-discovery":  # named along the loop
+        loop, closed = tracks(state.edges, state.game.colour)[0]
+        assert closed and [_loc(c) for c in state.outcome.cells] == loop
+
+
+def test_an_unsolved_tantrix_puzzle_names_nothing():
+    state = play_out("tantrix-discovery", 1)
+    assert not state.outcome.winners and state.outcome.cells == ()
+
+
+@pytest.mark.parametrize("preset", ["modx", "modx-3", "modx-teams"])
+@pytest.mark.parametrize("seed", range(3))
+def test_modx_cells_are_what_scored_the_win(preset, seed):
+    from qipan.games.modx.board import NAMES, PATTERNS, squares_of
+
+    state = play_out(preset, seed)
+    outcome = state.outcome
+    cells = set(outcome.cells)
+    if not outcome.winners:
+        assert not cells  # a tie on points: nothing decided it
+        return
+    assert cells and cells <= set(NAMES)
+    mask = sum(1 << NAMES.index(c) for c in cells)
+    if "ran out" in outcome.reason:  # on points: the squares the winners' markers top
+        winners = set(outcome.winners)
+        assert cells == {NAMES[s] for s in range(len(NAMES)) if state.top[s] in winners}
+    else:  # a scoring move: the cells are whole patterns
+        assert all(any(pat & mask == pat and pat & (1 << s) for pat in PATTERNS) for s in squares_of(mask))
+
+
+def test_modx_reaching_the_target_names_the_scored_patterns():
+    state = qipan.load("modx").new()
+    state.play_many([f"J@{s}" for s in ("A8", "C8", "E8", "G8", "A6")])  # away from both lines
+    state.target = 5  # the scoring move below reaches it at once
+    state.play_many(["B2", "H1", "C3", "H3", "D4", "F1", "E5", "D1"])  # black moves first
+    move = next(m for m in state.legal_moves() if m.path[0] == "F6")
+    state.play(move)
+    assert state.outcome.winners == (1,) and state.outcome.reason == "reached 5 points"
+    assert state.outcome.cells == ("B2", "C3", "D4", "E5", "F6")
+
+
+@pytest.mark.parametrize("preset", ["pipemania", "pipemania-2p", "pipemania-race"])
+@pytest.mark.parametrize("seed", range(2))
+def test_pipemania_cells_are_the_flooded_pipe(preset, seed):
+    state = play_out(preset, seed)
+    expected = []
+    for b in state.boards:
+        prefix = f"{b.players[0] + 1}:" if len(state.boards) > 1 else ""
+        expected += [prefix + b.cell_name(c) for c, wet in enumerate(b.flooded) if wet]
+        start = b.level.start[0]
+        assert b.flooded[start]  # the flow always leaves the start piece
+    assert list(state.outcome.cells) == expected and expected
+
+
+@pytest.mark.parametrize(
+    "preset", ["pente", "trax", "blackpath", "tantrix", "modx", "pipemania", "pipemania-race"]
+)
+def test_the_final_picture_names_every_cell_of_the_result(preset):
+    # The page highlights data-cell / data-target: every cell named must be drawn with its name.
+
+    for seed in range(6):
+        state = play_out(preset, seed)
+        if state.outcome.cells:
+            break
+    else:
+        pytest.skip("no result with cells in these seeds")
+    svg = state.svg()
+    drawn = set(re.findall(r'data-(?:cell|target)="([^"]+)"', svg))
+    assert set(state.outcome.cells) <= drawn

@@ -311,7 +311,8 @@ class ModXState(State):
             self._shift_joker(s, 1)
             self.pending -= 1
             if self._all_jokers_through(s):
-                self._finish(self.friends(player), "completed a pattern of jokers only")
+                pattern = next(pat for pat in PATTERNS_THROUGH[s] if pat & self.jokers == pat)
+                self._finish(self.friends(player), "completed a pattern of jokers only", pattern)
             elif self.pending == 0:
                 self._end_turn()
             else:
@@ -360,7 +361,7 @@ class ModXState(State):
             self.supply_m[player] -= 1
             placed.append((sq, below))
         if self.side_points(player) >= self.target:
-            self._finish(friends, f"reached {self.target} points")
+            self._finish(friends, f"reached {self.target} points", scored)
         elif removed_jokers:
             self.phase = RELOCATE
             self.pending = removed_jokers.bit_count()
@@ -383,8 +384,10 @@ class ModXState(State):
         else:
             self.to_move = (self.to_move + 1) % self.num_players
 
-    def _finish(self, winners, reason: str) -> None:
-        self.outcome = Outcome(tuple(sorted(winners)), tuple(float(p) for p in self.points), reason)
+    def _finish(self, winners, reason: str, cells: int) -> None:
+        """``cells``: the squares that decided it (the outcome names them for the pictures)."""
+        names = tuple(NAMES[s] for s in squares_of(cells))
+        self.outcome = Outcome(tuple(sorted(winners)), tuple(float(p) for p in self.points), reason, names)
         self.to_move = None
 
     def _finish_on_points(self) -> None:
@@ -398,7 +401,11 @@ class ModXState(State):
             )
             self.to_move = None
         else:
-            self._finish(leaders[0], f"a player ran out of {who}: highest score")
+            # On points: the squares whose top markers are the winning side's are its score.
+            markers = 0
+            for p in leaders[0]:
+                markers |= self.topmask[p]
+            self._finish(leaders[0], f"a player ran out of {who}: highest score", markers)
 
     def _revert(self, token) -> None:
         saved, s = token[0], token[1]

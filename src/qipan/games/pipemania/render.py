@@ -136,6 +136,7 @@ def _piece_svg(piece_id: str, flooded: int, x: float, y: float, s: float = SIZE)
 
 def _board_svg(state: PipeManiaState, board: Board, ox: float, oy: float, targets: dict) -> list[str]:
     lv = board.level
+    prefix = state._target_prefix(board.players[0])  # the cells' names, as the moves use them
     out = [f'<text x="{ox}" y="{oy - 20}" font-size="12">{_xml(flow_status(board))}</text>']
     # Coordinates as the moves name cells: p<row>,<col>, counted from 0.
     font = 'font-size="10" font-family="sans-serif" text-anchor="middle" fill="#444" class="coord"'
@@ -152,7 +153,9 @@ def _board_svg(state: PipeManiaState, board: Board, ox: float, oy: float, target
             fill = "#333"
         elif board.owner[cell] >= 0 and len(state.scores) == 2 and len(state.boards) == 1:
             fill = ("#f6d6d2", "#d4e1f6")[board.owner[cell]]
-        attrs = f' data-target="{targets[cell]}"' if cell in targets else ""
+        attrs = f' data-cell="{prefix}{r},{c}"'
+        if cell in targets:
+            attrs += f' data-target="{targets[cell]}"'
         out.append(
             f'<rect x="{x}" y="{y}" width="{SIZE}" height="{SIZE}" fill="{fill}" stroke="#bbb" class="cell"{attrs}/>'
         )

@@ -501,24 +501,30 @@ class PipeManiaState(State):
             b.tick += 1
 
     def _finish(self) -> None:
+        self.outcome = self._result().with_cells(self._flowed_cells())
+
+    def _result(self) -> Outcome:
         last = [b.results[-1][3] for b in self.boards]
         scores = tuple(self.scores)
         if self.num_players == 1:
-            b = self.boards[0]
-            won = b.results[-1][1]
-            self.outcome = Outcome((0,) if won else (), scores, last[0])
-            return
+            won = self.boards[0].results[-1][1]
+            return Outcome((0,) if won else (), scores, last[0])
         if self.scores[0] != self.scores[1]:
             winner = 0 if self.scores[0] > self.scores[1] else 1
-            self.outcome = Outcome((winner,), scores, f"player {winner + 1} scores more; " + "; ".join(last))
-            return
+            return Outcome((winner,), scores, f"player {winner + 1} scores more; " + "; ".join(last))
         if len(self.boards) == 2 and self.boards[0].total_length != self.boards[1].total_length:
             winner = 0 if self.boards[0].total_length > self.boards[1].total_length else 1
-            self.outcome = Outcome(
-                (winner,), scores, f"equal scores; player {winner + 1} has the longer pipeline"
-            )
-            return
-        self.outcome = Outcome((), scores, "equal scores: a draw; " + "; ".join(last))
+            return Outcome((winner,), scores, f"equal scores; player {winner + 1} has the longer pipeline")
+        return Outcome((), scores, "equal scores: a draw; " + "; ".join(last))
+
+    def _flowed_cells(self) -> list[str]:
+        """The cells the flow went through on each grid's last level, start and drain
+        included, named as the moves name them (``r,c``; ``2:r,c`` on player 2's race grid)."""
+        out = []
+        for b in self.boards:
+            prefix = self._target_prefix(b.players[0])
+            out += [prefix + b.cell_name(cell) for cell, wet in enumerate(b.flooded) if wet]
+        return out
 
     # -- undo, copy, key -----------------------------------------------------------------------
     def _save(self):

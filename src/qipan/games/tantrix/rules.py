@@ -24,6 +24,8 @@ from .board import (
     fitting,
     neighbours,
     side_pattern,
+    track_value,
+    tracks,
 )
 from .notation import draw_move, parse_move, placement_move
 
@@ -327,10 +329,12 @@ class TantrixState(Layout, State):
                 self.step = 3
                 continue
             if not self.has_placement(p, forced=False):
+                scores = self.scores()
                 self.outcome = Outcome(
                     (),
-                    tuple(float(s) for s in self.scores()),
+                    tuple(float(s) for s in scores),
                     f"deadlock: player {p + 1} has no legal placement",
+                    scored_cells(self.edges, self.colours, scores),
                 )
                 self.to_move, self._moves = None, []
                 return
@@ -338,11 +342,12 @@ class TantrixState(Layout, State):
             return
 
     def _finish(self, reason: str) -> None:
-        tracks = {c: best_tracks(self.edges, c) for c in set(self.colours)}
-        best = tuple(tracks[c][0] for c in self.colours)
-        second = tuple(tracks[c][1] for c in self.colours)
+        values = {c: best_tracks(self.edges, c) for c in set(self.colours)}
+        best = tuple(values[c][0] for c in self.colours)
+        second = tuple(values[c][1] for c in self.colours)
         winners = rank_players(best, second, self.game.options["tiebreak"])
-        self.outcome = Outcome(tuple(winners), tuple(float(s) for s in best), reason)
+        cells = scored_cells(self.edges, self.colours, best)
+        self.outcome = Outcome(tuple(winners), tuple(float(s) for s in best), reason, cells)
         self.to_move, self._moves = None, []
 
     def _apply(self, move: Move):
@@ -460,4 +465,17 @@ def rank_players(best, second, tiebreak: str) -> list[int]:
     return [] if len(winners) == len(best) else winners
 
 
-__all__ = ["TantrixGame", "TantrixState", "rank_players"]
+def scored_cells(edges, colours, scores) -> tuple[str, ...]:
+    """The cells (``q,r``, the pictures' ``data-cell``) of the line or loop that gave each
+    top-scoring player their score: the winners' tracks, or every tied player's in a draw.
+    Partners in doubles share a colour and so a track."""
+    top = max(scores)
+    cells: dict[str, None] = {}  # ordered and without repeats: two colours' tracks may cross
+    for colour in dict.fromkeys(c for c, s in zip(colours, scores, strict=True) if s == top and s > 0):
+        found = tracks(edges, colour)
+        path, _ = max(found, key=lambda t: track_value(*t))  # the first of the best, as scored
+        cells.update((f"{q},{r}", None) for q, r in path)
+    return tuple(cells)
+
+
+__all__ = ["TantrixGame", "TantrixState", "rank_players", "scored_cells"]

@@ -26,6 +26,7 @@ from .board import (
     Layout,
     fitting,
     side_pattern,
+    tracks,
 )
 from .notation import draw_move, explain_illegal, parse_move, placement_move
 from .solver import discovery_colour, discovery_solutions, is_discovery_solution
@@ -96,7 +97,8 @@ class SolitaireState(Layout, State):
         if not self.hand:
             solved = self._solved()
             reason = "solved" if solved else "all tiles placed, but this is not a solution"
-            self.outcome = Outcome((0,) if solved else (), (1.0 if solved else 0.0,), reason)
+            cells = tuple(f"{q},{r}" for q, r in self._solution_cells()) if solved else ()
+            self.outcome = Outcome((0,) if solved else (), (1.0 if solved else 0.0,), reason, cells)
             self.to_move, self._moves = None, []
             return
         moves = self._placements()
@@ -110,6 +112,12 @@ class SolitaireState(Layout, State):
         if self.flower:
             return len(self.board) == 7
         return is_discovery_solution(self.board, self.game.colour)
+
+    def _solution_cells(self) -> list[Cell]:
+        """What a solution shows: the full flower, or the Discovery loop in its order."""
+        if self.flower:
+            return sorted(self.board)
+        return tracks(self.edges, self.game.colour)[0][0]
 
     def _placements(self) -> list[Move]:
         if self.flower:
