@@ -72,6 +72,8 @@ _W_OTHER = (0, 2, 10, 55, 260, 0)
 #: Worth of a player's captured stones (index = stones captured, 0..10).
 _CAP_VALUE = (0, 0, 120, 120, 280, 280, 500, 500, 900, 900, WIN)
 TT_EXACT, TT_LOWER, TT_UPPER = 1, 2, 3
+#: ``_try_threat``: the threat won at once / is not worth following (either way undone).
+THREAT_WON, THREAT_VOID = -2, -1
 
 
 def _guard_cache() -> None:
@@ -828,6 +830,27 @@ def _threat_moves(R, W, s, ply, p, threes):
     return count
 
 
+@njit
+def _try_threat(R, W, s, p, ply, j):
+    """Play ``p``'s attacking move ``j`` at ``ply`` (the opening steps of ``vcf`` and ``vct``):
+    ``THREAT_WON`` (undone) when it wins at once, ``THREAT_VOID`` (undone) when it ends the
+    game otherwise or lets the defender win at once, else ``p``'s winning points after it,
+    counted into ``wbuf[ply + 1]`` (the move stays played, on ``undo[ply]``)."""
+    points, inner, lines, line_len, tria, dirs8, par = R
+    tab, zob, zh, offs, mark, st, mv, msc, cand, near1, wbuf, undo, ttk, tti, killers, hist, sh = W
+    u = undo[ply]
+    play(points, lines, line_len, tria, dirs8, par, s, _code(par, dirs8, s, j, p + 1), u)
+    if s[S_RESULT] != ONGOING:
+        won = s[S_RESULT] >> p & 1
+        unplay(s, u)
+        return THREAT_WON if won else THREAT_VOID
+    if _any_win(R, W, s, ply + 1, 1 - p):
+        unplay(s, u)
+        return THREAT_VOID
+    n = _candidates(points, inner, dirs8, par, s, offs, mark, st, cand[ply + 1], near1[ply + 1])
+    return _win_points(par, dirs8, s, p, cand[ply + 1], near1[ply + 1], n, wbuf[ply + 1])
+
+
 @_signed("i8", "R", "W", "a1", "i8", "i8", "i8")
 def vcf(R, W, s, p, depth, ply):
     """A first move of a forced win of ``p`` (to move) by continuous threats to win at once,
@@ -848,18 +871,11 @@ def vcf(R, W, s, p, depth, ply):
     replies = mv[ply + 2]
     for t in range(count):
         j = mv[ply, t]
-        play(points, lines, line_len, tria, dirs8, par, s, _code(par, dirs8, s, j, p + 1), u)
-        if s[S_RESULT] != ONGOING:
-            won = s[S_RESULT] >> p & 1
-            unplay(s, u)
-            if won:
-                return j
+        nwins = _try_threat(R, W, s, p, ply, j)
+        if nwins == THREAT_WON:
+            return j
+        if nwins == THREAT_VOID:
             continue
-        if _any_win(R, W, s, ply + 1, d):
-            unplay(s, u)
-            continue
-        n = _candidates(points, inner, dirs8, par, s, offs, mark, st, cand[ply + 1], near1[ply + 1])
-        nwins = _win_points(par, dirs8, s, p, cand[ply + 1], near1[ply + 1], n, wins)
         if nwins == 0:
             unplay(s, u)
             continue
@@ -910,18 +926,11 @@ def vct(R, W, s, p, depth, vcf_depth, ply):
     replies = mv[ply + 2]
     for t in range(count):
         j = mv[ply, t]
-        play(points, lines, line_len, tria, dirs8, par, s, _code(par, dirs8, s, j, p + 1), u)
-        if s[S_RESULT] != ONGOING:
-            won = s[S_RESULT] >> p & 1
-            unplay(s, u)
-            if won:
-                return j
+        nwins = _try_threat(R, W, s, p, ply, j)
+        if nwins == THREAT_WON:
+            return j
+        if nwins == THREAT_VOID:
             continue
-        if _any_win(R, W, s, ply + 1, d):
-            unplay(s, u)
-            continue
-        n = _candidates(points, inner, dirs8, par, s, offs, mark, st, cand[ply + 1], near1[ply + 1])
-        nwins = _win_points(par, dirs8, s, p, cand[ply + 1], near1[ply + 1], n, wins)
         if nwins > 0:
             nrep = _defences(R, W, s, ply + 1, d, wins, nwins, replies)
         else:
