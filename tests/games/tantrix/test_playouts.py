@@ -247,3 +247,20 @@ def test_the_classic_agent_keeps_the_listing_playouts(monkeypatch):
         seen.clear()
         move = load(name, seed=3, playouts=6).choose(state)
         assert move in state.legal_moves() and seen and set(seen) == {fast}
+
+
+@pytest.mark.parametrize(
+    "preset,players,seed", [("tantrix", 2, 1), ("tantrix", 3, 2), ("tantrix-doubles", 4, 3)]
+)
+def test_building_moves_without_listing_are_the_listed_ones_in_order(preset, players, seed):
+    # Checked at every decision of a whole random game: fills, free moves, the endgame.
+    state = make(preset).new(players=players)
+    rng = random.Random(seed)
+    checked = set()
+    while state.outcome is None:
+        if state.to_move != CHANCE:
+            expected = playouts.building_moves(state, state.legal_moves())
+            assert playouts.legal_building_moves(state) == expected
+            checked.add((state.step == FREE, state.endgame))
+        state.play_unchecked(state.random_move(rng))
+    assert checked == {(True, False), (False, False), (True, True), (False, True)}

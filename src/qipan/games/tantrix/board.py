@@ -185,18 +185,37 @@ ALL_NUMBERS: tuple[int, ...] = tuple(sorted(TILES))
 ORIENTED: dict[int, tuple[str, ...]] = {n: t.oriented for n, t in TILES.items()}
 
 
+#: COLOUR_SIDES[tile][rot][colour]: the sides (bit d) where that turn of the tile shows it.
+COLOUR_SIDES: dict[int, tuple[dict[str, int], ...]] = {
+    n: tuple({c: sum(1 << d for d in range(6) if o[d] == c) for c in "RYGB"} for o in turns)
+    for n, turns in ORIENTED.items()
+}
+#: Every (tile, rotation) as a bit (tile order, then rotation), and for each side d and
+#: colour the bits of those that show that colour there: a pattern's fits are the AND of
+#: its sides' masks, so a pattern not met before costs a few integer operations.
+_TURNS: tuple[tuple[int, int], ...] = tuple((t, k) for t in ALL_NUMBERS for k in range(6))
+_SHOWS: dict[tuple[int, str], int] = {}
+for _bit, (_tile, _k) in enumerate(_TURNS):
+    for _d, _colour in enumerate(ORIENTED[_tile][_k]):
+        _SHOWS[_d, _colour] = _SHOWS.get((_d, _colour), 0) | 1 << _bit
+_ALL_TURNS = (1 << len(_TURNS)) - 1
+
+
 @cache
 def fitting(pattern: str) -> MappingProxyType[int, tuple[int, ...]]:
-    """Which tiles fit a space and in which rotations: ``pattern`` gives the colour each
-    side d must show (``"."``: no neighbour there). Memoised: the agent asks this for
-    every end of every position it evaluates, and the patterns are few."""
-    out = {}
-    for tile, turns in ORIENTED.items():
-        rots = tuple(
-            k for k, o in enumerate(turns) if all(p in (".", c) for p, c in zip(pattern, o, strict=True))
-        )
-        if rots:
-            out[tile] = rots
+    """Which tiles fit a space and in which rotations (tile order, rotations ascending):
+    ``pattern`` gives the colour each side d must show (``"."``: no neighbour there).
+    Memoised: the agent asks this for every end of every position it evaluates."""
+    mask = _ALL_TURNS
+    for d, colour in enumerate(pattern):
+        if colour != ".":
+            mask &= _SHOWS.get((d, colour), 0)
+    out: dict[int, tuple[int, ...]] = {}
+    while mask:
+        low = mask & -mask
+        tile, k = _TURNS[low.bit_length() - 1]
+        out[tile] = out.get(tile, ()) + (k,)
+        mask ^= low
     return MappingProxyType(out)  # shared by every caller: read-only
 
 

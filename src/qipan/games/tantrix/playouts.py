@@ -29,8 +29,9 @@ import math
 
 from ...agents import clock
 from ...core import CHANCE
+from .board import COLOUR_SIDES, FREE, ORIENTED, fitting, neighbours, side_pattern
 from .evaluation import own_contacts
-from .notation import draw_move
+from .notation import draw_move, placement_move
 
 #: How many of the best-evaluated moves get played out.
 CANDIDATES = 6
@@ -48,10 +49,10 @@ _THREE_QUARTERS = math.atanh(0.5)  # tanh of this is 1/2, so the margin part is 
 def playout(state, player: int, rng, order=None, fast: bool = False) -> float:
     """Play ``state`` (a copy: it is changed) to the end: ``player``'s result in [0, 1]
     (``playout_result``). ``order``: the tiles in the order the bag gives them out (each
-    draw is the first one still in the bag), else random draws. ``fast``: the same policy,
-    but the uniform share is drawn by ``state.random_move`` without listing every legal
-    placement (listing them is most of a playout's time), so only the building share lists
-    them: 1.36 times the playouts per CPU second (benchmarks/tantrix_playouts.py)."""
+    draw is the first one still in the bag), else random draws. ``fast``: the same policy
+    without listing every legal placement (listing them is most of a playout's time): the
+    uniform share is drawn by ``state.random_move``, the building share by
+    ``legal_building_moves`` (benchmarks/tantrix_playouts.py measures both paths)."""
     while state.outcome is None:
         if state.to_move == CHANCE and order is not None:
             bag = state.bag
@@ -59,8 +60,7 @@ def playout(state, player: int, rng, order=None, fast: bool = False) -> float:
             continue
         if fast and state.to_move != CHANCE:
             if rng.random() < BUILD_SHARE:
-                moves = state.legal_moves()
-                state.play_unchecked(rng.choice(building_moves(state, moves) if len(moves) > 1 else moves))
+                state.play_unchecked(rng.choice(legal_building_moves(state)))
             else:
                 state.play_unchecked(state.random_move(rng))
             continue
@@ -89,6 +89,47 @@ def building_moves(state, moves):
     contacts = [own_contacts(move, colour, edges) for move in moves]
     most = max(contacts)
     return [move for move, k in zip(moves, contacts, strict=True) if k == most]
+
+
+def legal_building_moves(state):
+    """``building_moves(state, state.legal_moves())``, in the same order, without listing
+    every legal move: the placements that fit are ranked by their contacts and the
+    restriction rules (whose closure test is most of a listing's time) are checked only
+    down the ranking until a rank holds a legal placement."""
+    player = state.to_move
+    forced = state.step != FREE
+    colour, edges = state.colours[player], state.edges
+    hand = sorted(set(state.hands[player]))
+    by_rank: dict[int, list] = {}
+    for cell in state.placement_cells(forced):
+        fit = fitting(side_pattern(edges, cell))
+        occupied = 0
+        for d, nb in enumerate(neighbours(cell)):
+            if nb in edges:
+                occupied |= 1 << d
+        for tile in hand:
+            sides = COLOUR_SIDES[tile]
+            for rot in fit.get(tile, ()):
+                k = (sides[rot][colour] & occupied).bit_count()
+                by_rank.setdefault(k, []).append((tile, cell, rot))
+    restricted = not state.endgame
+    allowed: dict = {}  # cell -> R1's doubled colours, None where R2/R3 forbid the cell
+    for k in sorted(by_rank, reverse=True):
+        legal = []
+        for tile, cell, rot in by_rank[k]:
+            if restricted:
+                if cell not in allowed:
+                    allowed[cell] = state._doubled_colours(cell) if state.geometry_ok(cell) else None
+                doubled = allowed[cell]
+                if doubled is None:
+                    continue
+                oriented = ORIENTED[tile][rot]
+                if any(oriented[d] in colours for d, colours in doubled):
+                    continue
+            legal.append(placement_move(tile, cell, rot, forced))
+        if legal:
+            return legal
+    raise AssertionError("the turn machine hands a move only to a player with a legal placement")
 
 
 def blended(total: float, count: int, evaluation: float, prior: float = PRIOR_PLAYOUTS) -> float:
