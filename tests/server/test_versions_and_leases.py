@@ -93,7 +93,8 @@ def test_a_game_catches_up_with_what_another_process_stored():
     # A change message: moves from ply 4 on, and the offers that came with it.
     step = game()
     step.moves, step.version = [StoredMove(4, "a3", 0)], 8
-    here.catch_up(step, moves_from=4, offers={"draw": [1], "undo": [], "undo_to": None})
+    step.offers = {"draw": [1], "undo": [], "undo_to": None}
+    here.catch_up(step, moves_from=4)
     assert [m.text for m in here.stored.moves] == ["a1", "b1", "c3", "c2", "a3"]
     assert here.offers["draw"] == {1} and here.result is None
     assert here.state.to_move == 1

@@ -35,7 +35,7 @@ from .clock import Clock, ClockError
 from .errors import ApiError
 from .inputs import scrub
 from .lease import LEASE_SECONDS, Leases
-from .session import Session, bot_limits, bot_name, bot_request, new_game_id, new_token
+from .session import Session, bot_limits, bot_name, bot_request, new_game_id, new_token, no_offers
 from .storage import GameChanged, StaleMove, Storage, StoredGame, StoredMove
 
 log = logging.getLogger("qipan.server")
@@ -86,6 +86,8 @@ class Manager:
         self.leases: Leases | None = None
         #: The latest version heard of each game (also of games not loaded here).
         self.heard: dict[str, int] = {}
+        #: Real-time games run here for which another process left moves (queued_moves).
+        self.queued_elsewhere: set[str] = set()
         if redis_url:
             from .pubsub import Bus, channel_for
 
@@ -116,6 +118,7 @@ class Manager:
     async def _resume(self, game_id: str, alive_until: float | None) -> None:
         """Start running a game here: at start, or taken over from a process that died
         (``alive_until`` None: the server ran meanwhile, so its clocks ran too)."""
+        self.queued_elsewhere.add(game_id)  # moves left for the old holder are ours now
         try:
             session = await self._load(game_id)
             if self.bus is not None:  # it may have changed since this process loaded it
@@ -506,10 +509,13 @@ class Manager:
             session.require_active()
             if await self._check_time(session):
                 return False
-            if session.realtime_tick and session.seats[seat]["kind"] == "human" and self._runs(session):
+            if session.realtime_tick and session.seats[seat]["kind"] == "human":
                 # Real time: the move waits for the seat's next tick (the timer plays it),
                 # so ticks follow the clock, never the clicks.
-                session.queue_move(seat, text)
+                if self._runs(session):
+                    session.queue_move(seat, text)
+                else:  # another process runs the ticks: leave the move for it
+                    await self._queue_elsewhere(session, seat, text)
                 return True
             if ply is not None and ply > session.state.ply and self.bus is not None:
                 # The client saw a later position (through another process) than we have
@@ -534,7 +540,7 @@ class Manager:
         rolls the move back if storing it fails."""
         first = session.state.ply
         played = session.play(seat, text, time.time())
-        session.offers = {"draw": set(), "undo": set(), "undo_to": None}
+        session.offers = no_offers()  # the store clears them with the move
         now = time.time()
         self._settle(session, now)  # result and the next seat's clock go in the same write
         try:
@@ -616,7 +622,7 @@ class Manager:
                 keep = offers["undo_to"]
                 session.take_back(session.state.ply - keep)
                 session.stored.moves = session.stored.moves[:keep]
-                session.offers = {"draw": set(), "undo": set(), "undo_to": None}
+                session.offers = no_offers()  # the store clears them with the undo
                 session.epoch += 1
                 session.turn_started = now = time.time()
                 self._settle(session, now)
@@ -670,6 +676,7 @@ class Manager:
                 seats=session.seats,
                 result=_result(session),
                 clock=_clock(session),
+                offers=session.stored_offers(),
             )
             session.stored.version += 1
             self._publish(session, len(session.stored.moves), now)
@@ -690,11 +697,14 @@ class Manager:
         self._schedule_bot(session)
         if session.status == "over" and self.leases is not None:
             self.leases.held.discard(session.id)
-            self._spawn(self._release(session.id))
+            self._spawn(self._release(session.id, queued=bool(session.realtime_tick)))
 
-    async def _release(self, game_id: str) -> None:
+    async def _release(self, game_id: str, queued: bool = False) -> None:
         with contextlib.suppress(ApiError):  # left over: claims skip finished games
             await self._db(self.storage.release_lease, game_id, self.process)
+            if queued:  # real-time moves nobody will play now
+                await self._db(self.storage.take_queued, game_id)
+            self.queued_elsewhere.discard(game_id)
 
     # -- several processes -------------------------------------------------------------
     def _publish(self, session: Session, moves_from: int, now: float) -> None:
@@ -716,16 +726,39 @@ class Manager:
                 "clock": row.clock if session.clock is None else session.clock.to_dict(),
                 "result": _result(session),
                 "updated": now,
-                "offers": {
-                    "draw": sorted(session.offers["draw"]),
-                    "undo": sorted(session.offers["undo"]),
-                    "undo_to": session.offers["undo_to"],
-                },
+                "offers": session.stored_offers(),
             }
         )
 
+    async def _queue_elsewhere(self, session: Session, seat: int, text: str) -> None:
+        """A real-time move sent to this process, which does not run the game's ticks: it
+        is checked here (as the holder would), left in the store for the holder, and the
+        holder is told to take it at its next tick."""
+        session.check_queued(seat, text)
+        await self._db(self.storage.queue_move, session.id, seat, text)
+        self.bus.publish({"type": "queued", "id": session.id})
+
+    async def _take_queued(self, session: Session) -> None:
+        """Before a tick: the moves other processes left for this game join its queue
+        (read when told of them, or always while this process cannot hear the others)."""
+        if self.bus is None:
+            return
+        if session.id not in self.queued_elsewhere and self.bus.connected:
+            return
+        self.queued_elsewhere.discard(session.id)
+        for seat, text in await self._db(self.storage.take_queued, session.id):
+            try:
+                session.queue_move(seat, text)
+            except ApiError as exc:  # too many waiting, or no longer legal: as if sent here
+                log.info("game %s: a move queued elsewhere is dropped: %s", session.id, exc.message)
+
     def _heard_change(self, message: dict) -> None:
-        """A change another process stored (from the bus)."""
+        """A change another process stored (from the bus), or a real-time move it left
+        for the game's tick holder."""
+        if message.get("type") == "queued":
+            if isinstance(message.get("id"), str):
+                self.queued_elsewhere.add(message["id"])
+            return
         game_id, version = message.get("id"), message.get("version")
         if not isinstance(game_id, str) or not isinstance(version, int):
             return
@@ -760,9 +793,10 @@ class Manager:
                 message["updated"],
                 [StoredMove(message["moves_from"] + i, *m) for i, m in enumerate(message["moves"])],
                 message["version"],
+                message["offers"],
             )
             try:
-                session.catch_up(stored, message["moves_from"], message["offers"])
+                session.catch_up(stored, message["moves_from"])
             except QipanError:
                 log.exception("game %s: a change heard does not replay; reading the store", session.id)
                 await self._catch_up(session)
@@ -800,6 +834,7 @@ class Manager:
         """After (re)subscribing: every game loaded here catches up with the store (changes
         told while this process could not hear them are in the store)."""
         ids = list(self.sessions)
+        self.queued_elsewhere.update(g for g in ids if self.sessions[g].realtime_tick)  # notices missed
         for i in range(0, len(ids), 500):
             chunk = ids[i : i + 500]
             stored = await self._db(self.storage.versions, chunk)
@@ -856,6 +891,7 @@ class Manager:
             tick = session.realtime_tick
             seat = session.state.to_move
             if tick and seat is not None and seat >= 0:
+                await self._take_queued(session)
                 # The seat's move for this tick: the first it queued that is still legal,
                 # else (it let the tick pass) the server plays its idle move for it.
                 await self._play(session, seat, session.next_queued(seat) or session.idle_move)

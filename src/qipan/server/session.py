@@ -37,6 +37,20 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
 
 
+def no_offers() -> dict:
+    return {"draw": set(), "undo": set(), "undo_to": None}
+
+
+def offers_from(stored: dict | None) -> dict:
+    """Offers as a session keeps them, from their stored form (None: no offer)."""
+    stored = stored or {}
+    return {
+        "draw": set(stored.get("draw", ())),
+        "undo": set(stored.get("undo", ())),
+        "undo_to": stored.get("undo_to"),
+    }
+
+
 def bot_request(seat: dict) -> tuple[str, Any]:
     """The agent and raw parameters a bot seat asks for: ``{"agent": "mcts", "limits":
     {...}}``, or a level of play ``{"level": 3}`` (the ``level`` agent, limits optional)."""
@@ -84,7 +98,7 @@ class Session:
     clock: Clock | None = None
     #: The final result: the rules' outcome or a meta result (resignation, agreement, time).
     result: Outcome | None = None
-    offers: dict = field(default_factory=lambda: {"draw": set(), "undo": set(), "undo_to": None})
+    offers: dict = field(default_factory=no_offers)
     #: Bumped whenever the position changes (move or undo): stale bot results are dropped.
     epoch: int = 0
     spent: list[float | None] = field(default_factory=list)
@@ -108,6 +122,7 @@ class Session:
             state.play(m.text)
         session = cls(stored, game, state)
         session.spent = [m.spent for m in stored.moves]
+        session.offers = offers_from(stored.offers)
         if stored.clock:
             session.clock = Clock.from_dict(stored.clock)
         if stored.result:
@@ -116,12 +131,11 @@ class Session:
             session.result = state.outcome
         return session
 
-    def catch_up(self, stored: StoredGame, moves_from: int = 0, offers: dict | None = None) -> bool:
-        """Become the game as another process stored it: ``stored`` holds its row and its
-        moves from ply ``moves_from`` on. Moves the two share are kept, the rest taken back
-        and played (through the rules, so a record that no longer replays raises
-        QipanError). True if the position changed. Offers are not stored: they come with a
-        change message, or are cleared when the position changed."""
+    def catch_up(self, stored: StoredGame, moves_from: int = 0) -> bool:
+        """Become the game as another process stored it: ``stored`` holds its row (offers
+        included) and its moves from ply ``moves_from`` on. Moves the two share are kept,
+        the rest taken back and played (through the rules, so a record that no longer
+        replays raises QipanError). True if the position changed."""
         local = self.stored.moves
         new = stored.moves
         same = 0
@@ -155,15 +169,15 @@ class Session:
             self.result = Outcome.from_dict(stored.result)
         else:
             self.result = self.state.outcome
-        if offers is not None:
-            self.offers = {
-                "draw": set(offers.get("draw", ())),
-                "undo": set(offers.get("undo", ())),
-                "undo_to": offers.get("undo_to"),
-            }
-        elif changed:
-            self.offers = {"draw": set(), "undo": set(), "undo_to": None}
+        self.offers = offers_from(stored.offers)
         return changed
+
+    def stored_offers(self) -> dict | None:
+        """The offers as stored and published (None: no offer)."""
+        offers = self.offers
+        if not offers["draw"] and not offers["undo"]:
+            return None
+        return {"draw": sorted(offers["draw"]), "undo": sorted(offers["undo"]), "undo_to": offers["undo_to"]}
 
     @property
     def id(self) -> str:
@@ -278,9 +292,14 @@ class Session:
         return played
 
     def queue_move(self, seat: int, text: str) -> None:
-        """Keep ``seat``'s move for its next real-time tick. Refused at once (ApiError 400,
-        the rules' reason) if it is not legal now; at most QUEUED_MOVES wait."""
-        waiting = self.queued.setdefault(seat, [])
+        """Keep ``seat``'s move for its next real-time tick (see ``check_queued``)."""
+        self.check_queued(seat, text)
+        self.queued.setdefault(seat, []).append(text)
+
+    def check_queued(self, seat: int, text: str) -> None:
+        """Refuse at once a real-time move that cannot wait for ``seat``'s next tick:
+        QUEUED_MOVES wait already (409), or it is not legal now (400, the rules' reason)."""
+        waiting = self.queued.get(seat, [])
         if len(waiting) >= QUEUED_MOVES:
             raise ApiError(409, f"{QUEUED_MOVES} moves already wait for your next ticks")
         if self.state.to_move == seat and not waiting:
@@ -288,7 +307,6 @@ class Session:
                 self.game.parse(text, self.state)
             except QipanError as exc:
                 raise ApiError(400, str(exc)) from exc
-        waiting.append(text)
 
     def next_queued(self, seat: int) -> str | None:
         """The oldest move ``seat`` queued that is legal now (taken off the queue; the

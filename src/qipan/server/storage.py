@@ -44,6 +44,9 @@ games_table = sa.Table(
     sa.Column("updated", sa.Float, nullable=False, index=True),
     # Bumped by every stored change (see the module's docstring).
     sa.Column("version", sa.BigInteger, nullable=False, server_default="0"),
+    # The draw and undo offers standing ({"draw": [seats], "undo": [seats], "undo_to": ply});
+    # a move clears them.
+    sa.Column("offers", sa.JSON, nullable=True),
 )
 
 moves_table = sa.Table(
@@ -65,6 +68,21 @@ processes_table = sa.Table(
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("started", sa.Float, nullable=False),
     sa.Column("alive", sa.Float, nullable=False, index=True),
+)
+
+
+queued_table = sa.Table(
+    "queued_moves",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column(
+        "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False, index=True
+    ),
+    # A real-time move sent to a process that does not run the game's ticks, waiting for
+    # the lease holder to take it at its next tick.
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
 )
 
 
@@ -114,6 +132,8 @@ class StoredGame:
     moves: list[StoredMove] = field(default_factory=list)
     #: The stored version: bumped by every stored change.
     version: int = 0
+    #: The offers standing: {"draw": [seats], "undo": [seats], "undo_to": ply}, or None.
+    offers: dict | None = None
 
 
 def normalise_url(url: str) -> str:
@@ -172,6 +192,7 @@ class Storage:
                 clock=sa.bindparam("clock", type_=sa.JSON),
                 updated=sa.bindparam("now"),
                 version=games_table.c.version + 1,
+                offers=sa.null(),  # a move ends every offer
             )
         )
         self._update_after_move_at = self._update_after_move.where(
@@ -186,7 +207,7 @@ class Storage:
             self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
             self._one_move = sa.text(
                 "WITH changed AS (UPDATE games SET status = :status, result = CAST(:result AS JSON),"
-                " clock = CAST(:clock AS JSON), updated = :now, version = version + 1"
+                " clock = CAST(:clock AS JSON), updated = :now, version = version + 1, offers = NULL"
                 " WHERE id = :gid AND version = :seen RETURNING id)"
                 " INSERT INTO moves (game_id, ply, text, player, spent, at)"
                 " SELECT id, :ply, :text, :player, :spent, :now FROM changed"
@@ -359,13 +380,32 @@ class Storage:
 
     def truncate_moves(self, game_id: str, keep: int, version: int | None = None, **game_fields: Any) -> None:
         """Delete every move from ply ``keep`` on (an agreed undo), with the game row update
-        (only at ``version``, as in ``update_game``)."""
+        (only at ``version``, as in ``update_game``); the offers end with it."""
         game_fields["updated"] = time.time()
+        game_fields.setdefault("offers", sa.null())
         with self.engine.begin() as conn:
             _update_at(conn, game_id, version, game_fields)
             conn.execute(
                 moves_table.delete().where(moves_table.c.game_id == game_id, moves_table.c.ply >= keep)
             )
+
+    # -- real-time moves for the tick holder --------------------------------------------
+    def queue_move(self, game_id: str, seat: int, text: str) -> None:
+        """Leave a real-time move for the process that runs the game's ticks."""
+        with self.engine.begin() as conn:
+            conn.execute(queued_table.insert().values(game_id=game_id, seat=seat, text=text, at=time.time()))
+
+    def take_queued(self, game_id: str) -> list[tuple[int, str]]:
+        """The moves left for this game (seat, text), oldest first, deleted as they are
+        read (one statement: two takers never get the same move)."""
+        query = (
+            queued_table.delete()
+            .where(queued_table.c.game_id == game_id)
+            .returning(queued_table.c.id, queued_table.c.seat, queued_table.c.text)
+        )
+        with self.engine.begin() as conn:
+            rows = conn.execute(query).all()
+        return [(r.seat, r.text) for r in sorted(rows)]
 
     # -- leases ------------------------------------------------------------------------
     def claim_orphans(self, holder: str, stale_before: float, limit: int = 100) -> list[str]:
@@ -468,6 +508,7 @@ def _game_from_row(row: Any) -> StoredGame:
         created=row["created"],
         updated=row["updated"],
         version=row["version"],
+        offers=row["offers"],
     )
 
 

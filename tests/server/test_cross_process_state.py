@@ -1,0 +1,201 @@
+"""Game state that must hold across serving processes and restarts: draw and undo offers,
+real-time moves sent to a process that does not run the ticks.
+
+"Processes" here are Managers in one test process, each with its own process id, storage
+connections and Redis subscription, on the machine's PostgreSQL and Redis (fast to start);
+tests/server/test_processes.py runs real server processes."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cluster_helpers import REDIS_URL, absent, redis_answers  # noqa: E402
+
+from qipan.server.errors import ApiError  # noqa: E402
+from qipan.server.manager import Manager  # noqa: E402
+from qipan.server.storage import Storage  # noqa: E402
+
+TWO_HUMANS = [{"kind": "human", "name": "Ann", "join": True}, {"kind": "human", "name": "Bob", "join": True}]
+
+
+#: The tests that need PostgreSQL (several processes share one database) take conftest's
+#: ``db_url`` on PostgreSQL only.
+on_postgres = pytest.mark.parametrize(
+    "db_url", [pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True
+)
+
+
+@pytest.fixture
+def redis_url():
+    if not redis_answers(REDIS_URL):
+        absent(f"Redis is not answering at {REDIS_URL}")
+    return REDIS_URL
+
+
+@contextlib.asynccontextmanager
+async def serving(db_url: str, redis_url: str | None = None):
+    """One serving process (a Manager on its own storage), stopped at the end."""
+    storage = Storage(db_url)
+    manager = Manager(storage, redis_url=redis_url)
+    await manager.start()
+    try:
+        yield manager
+    finally:
+        await manager.stop()
+        storage.close()
+
+
+async def until(predicate, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.02)
+
+
+async def two_player_game(manager: Manager, **body) -> tuple[str, dict[int, str]]:
+    session, tickets = await manager.create({"game": "toy-ttt", "seats": TWO_HUMANS, **body})
+    return session.id, {t["seat"]: t["token"] for t in tickets}
+
+
+# -- offers ------------------------------------------------------------------------------
+@on_postgres
+def test_a_draw_offered_through_one_process_is_accepted_through_another(db_url, redis_url):
+    async def scenario():
+        async with serving(db_url, redis_url) as a, serving(db_url, redis_url) as b:
+            game_id, tokens = await two_player_game(a)
+            await a.move(game_id, tokens[0], "a1", 0)
+            await a.draw(game_id, tokens[0], "offer")
+            # B reads the game from the store only now: the offer is there.
+            seen = (await b.get(game_id)).describe()
+            assert seen["offers"]["draw"] == [0]
+            await b.draw(game_id, tokens[1], "accept")
+            assert (await b.get(game_id)).result.reason == "draw agreed"
+            await until(lambda: a.sessions[game_id].status == "over")
+            assert a.sessions[game_id].result.reason == "draw agreed"
+
+    asyncio.run(scenario())
+
+
+@on_postgres
+def test_an_undo_asked_through_one_process_is_agreed_through_another(db_url, redis_url):
+    async def scenario():
+        async with serving(db_url, redis_url) as a, serving(db_url, redis_url) as b:
+            game_id, tokens = await two_player_game(a)
+            await b.get(game_id)  # B holds the game and hears of every change
+            await a.move(game_id, tokens[0], "a1", 0)
+            await a.move(game_id, tokens[1], "b1", 1)
+            await a.undo(game_id, tokens[1], "offer")  # Bob takes back b1
+            await until(lambda: b.sessions[game_id].offers["undo"] == {1})
+            b.sessions.pop(game_id)  # and B reloads it (e.g. it was dropped from the cache)
+            await b.undo(game_id, tokens[0], "accept")
+            assert [m.text for m in (await b.get(game_id)).state.history] == ["a1"]
+            await until(lambda: a.sessions[game_id].state.ply == 1)
+            assert a.sessions[game_id].offers["undo"] == set()
+
+    asyncio.run(scenario())
+
+
+def test_offers_outlive_a_restart_and_a_move_ends_them(db_url):
+    async def scenario():
+        async with serving(db_url) as first:
+            game_id, tokens = await two_player_game(first)
+            other_id, other_tokens = await two_player_game(first)
+            await first.move(game_id, tokens[0], "a1", 0)
+            await first.move(game_id, tokens[1], "b1", 1)
+            await first.draw(game_id, tokens[0], "offer")
+            await first.undo(game_id, tokens[1], "offer")
+            await first.draw(other_id, other_tokens[1], "offer")
+            await first.move(other_id, other_tokens[0], "a1", 0)  # a move ends the offer
+        async with serving(db_url) as second:  # the server restarted
+            session = await second.get(game_id)
+            assert session.offers == {"draw": {0}, "undo": {1}, "undo_to": 1}
+            assert (await second.get(other_id)).describe()["offers"] == {"draw": [], "undo": []}
+            await second.undo(game_id, tokens[0], "accept")
+            assert [m.text for m in session.state.history] == ["a1"]
+            assert session.offers["draw"] == set()  # the undo ended the draw offer too
+            await second.draw(game_id, tokens[0], "offer")
+        async with serving(db_url) as third:
+            await third.draw(game_id, tokens[1], "accept")
+            assert (await third.get(game_id)).result.reason == "draw agreed"
+
+    asyncio.run(scenario())
+
+
+def test_a_declined_offer_stays_declined_after_a_restart(db_url):
+    async def scenario():
+        async with serving(db_url) as first:
+            game_id, tokens = await two_player_game(first)
+            await first.draw(game_id, tokens[0], "offer")
+            await first.draw(game_id, tokens[1], "decline")
+        async with serving(db_url) as second:
+            assert (await second.get(game_id)).offers["draw"] == set()
+            await second.draw(game_id, tokens[1], "offer")  # one seat agreeing is no draw
+            assert (await second.get(game_id)).status == "active"
+            with pytest.raises(ApiError) as refused:
+                await second.draw(game_id, tokens[1], "maybe")
+            assert refused.value.status == 400
+            assert (await second.get(game_id)).offers["draw"] == {1}
+
+    asyncio.run(scenario())
+
+
+# -- real-time moves sent to the process that does not tick --------------------------------
+TICK = 0.4
+
+
+@on_postgres
+def test_a_real_time_move_sent_to_another_process_is_played_at_the_holders_next_tick(db_url, redis_url):
+    async def scenario():
+        async with serving(db_url, redis_url) as a, serving(db_url, redis_url) as b:
+            session, tickets = await a.create(
+                {
+                    "game": "toy-ticker",
+                    "options": {"tick": TICK, "ticks": 1000},
+                    "seats": [{"kind": "human", "join": True}],
+                }
+            )
+            game_id, token = session.id, tickets[0]["token"]
+            assert a.leases.holds(game_id) and not b.leases.holds(game_id)
+            await until(lambda: a.sessions[game_id].state.ply >= 2)
+            there = await b.get(game_id)
+            await until(lambda: there.state.ply >= 3)
+            before = there.state.ply
+            await b.move(game_id, token, "go", None)  # B leaves it for A's next tick
+            assert "go" not in [m.text for m in there.state.history]  # not played at once
+            here = a.sessions[game_id]
+            await until(lambda: "go" in [m.text for m in here.state.history], timeout=10 * TICK + 10)
+            played_at = here.state.history.index(next(m for m in here.state.history if m.text == "go"))
+            assert played_at <= before + 3  # one of the next ticks (a busy machine delays the notice)
+            await until(lambda: here.state.ply >= played_at + 3)
+            await until(lambda: "go" in [m.text for m in there.state.history])
+            # It was played as a tick: the ticks around it keep their pace.
+            engine = sa.create_engine(db_url)
+            with engine.connect() as conn:
+                times = [
+                    row.at
+                    for row in conn.execute(
+                        sa.text("SELECT at FROM moves WHERE game_id = :g ORDER BY ply"), {"g": game_id}
+                    )
+                ]
+                left = conn.execute(sa.text("SELECT count(*) FROM queued_moves")).scalar()
+            engine.dispose()
+            around = times[played_at - 2 : played_at + 3]
+            gaps = [t1 - t0 for t0, t1 in itertools.pairwise(around)]
+            assert min(gaps) >= TICK * 0.95, gaps
+            assert left == 0  # taken by the holder
+            # A move that is not legal now is refused by B at once, and left nowhere.
+            with pytest.raises(ApiError) as refused:
+                await b.move(game_id, token, "jump", None)
+            assert refused.value.status == 400
+
+    asyncio.run(scenario())
