@@ -6,11 +6,16 @@ semantics as ``PenteState``, over the same padded cell array (``board.py``).
 A state ``s`` is an int64 array: a header (``S_*``) then the cells. A move is one int: the
 point's index, plus for a ``max_pairs_per_move`` choice ``CHOSEN | dirs_mask << 10`` (bit k:
 the pair in direction ``dirs8[k]`` is taken), the reference ``Move.data`` ``(i, dirs)``.
-The ``pente`` agent's search runs on these states (``search.py``); the generic agents search
-on the reference rules."""
+The ``pente`` agent's search runs on these states (``search.py``); so do the generic agents'
+searches, here: UCT for ``mcts`` (every player count) and PVS for ``alphabeta`` (two
+players) over the compiled twin of ``evaluation.evaluate``, with the same values."""
 
 from __future__ import annotations
 
+import math
+
+from ...agents import clock
+from ...core.errors import OptionError
 from ...fast import njit, njit_signed, np, rand_below, seed_word
 from .board import CAPTURE_TARGET, EMPTY, OFF, TRIA
 
@@ -353,6 +358,518 @@ def perft(points, inner, lines, line_len, tria, dirs8, par, s, depth):
     return _perft(points, inner, lines, line_len, tria, dirs8, par, s.copy(), depth, bufs, undos)
 
 
+# -- the reference evaluation, compiled (``evaluation.py``: ``move_score``, ``evaluate``) --------
+# ``ev``: the evaluation's weights, passed in from ``evaluation.py`` (so that a cached
+# compilation never keeps old values): ATTACK[5], DEFENCE[5], then the four below.
+E_ATTACK, E_DEFENCE, E_CAPTURE, E_CAPTURE_BLOCK, E_CAPTURE_THREAT, E_EXPOSED = 0, 5, 10, 11, 12, 13
+#: Cell codes seen from one player (``evaluation.C_*``): foes get C_FOE + their seat offset.
+C_EMPTY, C_OWN, C_PARTNER, C_OFF, C_FOE = 0, 1, 2, 3, 4
+
+
+@njit
+def _enemy(par, players, p, q):
+    return q != p and q != _partner(par, players, p)
+
+
+@njit
+def _team(par, s, p):
+    partner = _partner(par, s[S_PLAYERS], p)
+    return s[S_CAPS + p] + (s[S_CAPS + partner] if partner >= 0 else 0)
+
+
+@njit
+def _codes(par, players, p, code):
+    """``code[cell value]``: the cell seen from ``p`` (``evaluation._make_codes``)."""
+    code[:] = C_OFF
+    code[EMPTY] = C_EMPTY
+    partner = _partner(par, players, p)
+    for q in range(players):
+        code[q + 1] = C_OWN if q == p else C_PARTNER if q == partner else C_FOE + (q - p) % players
+
+
+@njit
+def _is_stone(c):  # a stone of another seat (partner or foe): not empty, own or off
+    return c == C_PARTNER or c >= C_FOE
+
+
+@njit
+def move_score(par, ev, dirs8, s, i, p, code):
+    """``evaluation.move_score``: line windows through ``i``, captures, pairs saved, capture
+    threats made and own pairs exposed, for ``p`` placing on empty ``i`` (``code``: from
+    ``_codes`` for ``p``)."""
+    need = par[P_WIN_LENGTH]
+    score = 0
+    taken = 0
+    saved = 0
+    cells = np.empty(9, np.int64)
+    for k in range(4):
+        d = dirs8[k]
+        for t in range(9):
+            cells[t] = code[s[HEADER + i + (t - 4) * d]]
+        cells[4] = C_EMPTY
+        for start in range(5 - need, 5):
+            own = empty = 0
+            foe = -1
+            clean = True  # holds no off-board point, partner stone or two foes
+            for t in range(start, start + need):
+                c = cells[t]
+                if c == C_OFF:
+                    clean = False
+                    foe = -2
+                    break
+                if c == C_EMPTY:
+                    empty += 1
+                elif c == C_OWN:
+                    own += 1
+                elif c == C_PARTNER or (foe >= 0 and c != foe):
+                    clean = False
+                else:
+                    foe = c
+            if foe == -2:
+                continue
+            if own == need - empty and clean:
+                score += ev[E_ATTACK + own]
+            elif own == 0 and clean and foe >= 0:
+                score += ev[E_DEFENCE + need - empty]
+        for side in (1, -1):
+            a, b, c = cells[4 + side], cells[4 + 2 * side], cells[4 + 3 * side]
+            back = cells[4 - side]
+            if _is_stone(a) and _is_stone(b) and c == C_OWN:
+                for x in (a, b):
+                    if x != C_PARTNER or par[P_COUNT_PARTNER]:
+                        taken += 1
+            if (a == C_OWN or a == C_PARTNER) and (b == C_OWN or b == C_PARTNER) and c >= C_FOE:
+                saved += 1
+            if a >= C_FOE and b >= C_FOE and c == C_EMPTY:
+                score += ev[E_CAPTURE_THREAT]
+            if (a == C_OWN and b >= C_FOE and back == C_EMPTY) or (
+                a == C_OWN and b == C_EMPTY and back >= C_FOE
+            ):
+                score -= ev[E_EXPOSED]
+    if taken:
+        m = par[P_MAX_PAIRS]
+        if m and taken > 2 * m:
+            taken = 2 * m
+        score += ev[E_CAPTURE] * taken // 2 * (1 + _team(par, s, p) // 4)
+    if saved:
+        players = s[S_PLAYERS]
+        worst = 0
+        for q in range(players):
+            if _enemy(par, players, p, q) and s[S_CAPS + q] > worst:
+                worst = s[S_CAPS + q]
+        score += ev[E_CAPTURE_BLOCK] * saved * (1 + worst // 4)
+    return score
+
+
+@njit
+def _allowed(points, inner, par, s, i):
+    """``PenteState._placement_error(i) is None`` for an empty ``i``."""
+    centre = par[P_CENTRE]
+    if s[S_PLACED] == 0 and i != centre and s[HEADER + centre] == EMPTY:
+        return False
+    return not (par[P_TOURNAMENT] and s[S_PLACED] == s[S_PLAYERS] and inner[i])
+
+
+@njit
+def near_points(points, inner, dirs8, par, s, out, mark):
+    """``evaluation.candidates(state, 1)``: the empty points next to a stone (the centre, or
+    every empty point, on a board without stones), only where the opening rules allow;
+    ``mark`` is scratch of the board's size."""
+    n = 0
+    mark[:] = 0
+    for k in range(par[P_NPOINTS]):
+        i = points[k]
+        if s[HEADER + i] != EMPTY:
+            for q in range(8):
+                j = i + dirs8[q]
+                if s[HEADER + j] == EMPTY and not mark[j]:
+                    mark[j] = 1
+                    out[n] = j
+                    n += 1
+    if n == 0:
+        centre = par[P_CENTRE]
+        if s[HEADER + centre] == EMPTY:
+            out[0] = centre
+            n = 1
+        else:
+            for k in range(par[P_NPOINTS]):
+                if s[HEADER + points[k]] == EMPTY:
+                    out[n] = points[k]
+                    n += 1
+    if s[S_PLACED] <= s[S_PLAYERS]:
+        kept = 0
+        for t in range(n):
+            if _allowed(points, inner, par, s, out[t]):
+                out[kept] = out[t]
+                kept += 1
+        if kept == 0:  # the legal moves' points
+            for k in range(par[P_NPOINTS]):
+                i = points[k]
+                if s[HEADER + i] == EMPTY and _allowed(points, inner, par, s, i):
+                    out[kept] = i
+                    kept += 1
+        n = kept
+    return n
+
+
+@njit
+def evaluate(points, inner, dirs8, par, ev, s, player):
+    """``evaluation.evaluate``: the value in [-1, 1] of the unfinished ``s`` for ``player``."""
+    out = np.empty(par[P_NPOINTS], np.int64)
+    mark = np.zeros(s.shape[0] - HEADER, np.int64)
+    n = near_points(points, inner, dirs8, par, s, out, mark)
+    if n == 0:
+        return 0.0
+    players = s[S_PLAYERS]
+    mover = s[S_TO_MOVE]
+    code = np.empty(OFF + 1, np.int64)
+    _codes(par, players, mover, code)
+    best_mover = move_score(par, ev, dirs8, s, out[0], mover, code)
+    for t in range(1, n):
+        v = move_score(par, ev, dirs8, s, out[t], mover, code)
+        if v > best_mover:
+            best_mover = v
+    best_other = 0
+    first = True
+    for q in range(players):
+        if not _enemy(par, players, mover, q):
+            continue
+        _codes(par, players, q, code)
+        for t in range(n):
+            v = move_score(par, ev, dirs8, s, out[t], q, code)
+            if first or v > best_other:
+                best_other = v
+                first = False
+    raw = best_mover - 0.6 * best_other
+    if _enemy(par, players, mover, player):
+        raw = -raw
+    worst = -1
+    for q in range(players):
+        if _enemy(par, players, player, q) and (worst < 0 or _team(par, s, q) > worst):
+            worst = _team(par, s, q)
+    raw += 60 * (_team(par, s, player) - worst)
+    return max(-0.99, min(0.99, raw / 4000))
+
+
+@njit
+def rewards(points, inner, dirs8, par, ev, s, out):
+    """Each player's playout reward in [0, 1] (``mcts``): the outcome's, or the evaluation's
+    for a cut playout."""
+    players = s[S_PLAYERS]
+    r = s[S_RESULT]
+    for p in range(players):
+        if r == ONGOING:
+            out[p] = (evaluate(points, inner, dirs8, par, ev, s, p) + 1.0) / 2.0
+        elif r == DRAW:
+            out[p] = 0.5
+        else:
+            out[p] = 1.0 if r >> p & 1 else 0.0
+
+
+# -- UCT for ``mcts`` (every player count: each node keeps every player's reward sum) -----------
+# Integer node fields (rows of ``nodes``), float fields (rows of ``stats``: visits, then the
+# reward sum of each of up to 4 players), ``meta``: nodes and pool entries in use.
+N_MOVE, N_FIRST, N_LAST, N_NEXT, N_POOL, N_UNTRIED, N_TO_MOVE = range(7)
+N_INT = 7
+F_VISITS, F_TOTAL = 0, 1
+M_NODES, M_POOL = 0, 1
+
+
+@njit
+def _new_node(points, inner, dirs8, par, s, nodes, stats, pool, meta, code, shuffle, rng):
+    """Append a node for ``s`` (reached by ``code``) with its legal moves untried."""
+    i = meta[M_NODES]
+    meta[M_NODES] = i + 1
+    start = meta[M_POOL]
+    n = legal_moves(points, inner, dirs8, par, s, pool[start:])
+    if shuffle:  # the root's untried moves are shuffled (``mcts``: rng.shuffle)
+        for j in range(n - 1, 0, -1):
+            k = rand_below(rng, j + 1)
+            pool[start + j], pool[start + k] = pool[start + k], pool[start + j]
+    meta[M_POOL] = start + n
+    nodes[i, N_MOVE] = code
+    nodes[i, N_FIRST] = -1
+    nodes[i, N_LAST] = -1
+    nodes[i, N_NEXT] = -1
+    nodes[i, N_POOL] = start
+    nodes[i, N_UNTRIED] = n
+    nodes[i, N_TO_MOVE] = s[S_TO_MOVE]
+    stats[i, :] = 0.0
+    return i
+
+
+@njit
+def mcts_init(points, inner, dirs8, par, root, nodes, stats, pool, meta, rng):
+    meta[M_NODES] = 0
+    meta[M_POOL] = 0
+    _new_node(points, inner, dirs8, par, root, nodes, stats, pool, meta, 0, True, rng)
+
+
+@njit
+def mcts_run(R, inner, ev, root, nodes, stats, pool, meta, rng, iterations, exploration, cap):
+    """Up to ``iterations`` UCT iterations (stops early when the arrays may run out of room);
+    returns the iterations done. ``R``: the rule arrays (``PenteKernel._rules``)."""
+    points, lines, line_len, tria, dirs8, par = R
+    room = par[P_NPOINTS] * 8 + 8
+    s = root.copy()
+    buf = np.empty(room, np.int64)
+    undo = np.empty(HEADER + 2 * 20, np.int64)
+    path = np.empty(nodes.shape[0] + 1, np.int64)
+    reward = np.zeros(4, np.float64)
+    players = root[S_PLAYERS]
+    done = 0
+    while done < iterations:
+        if meta[M_NODES] + 1 >= nodes.shape[0] or meta[M_POOL] + room >= pool.shape[0]:
+            break
+        s[:] = root
+        node = 0
+        depth = 0
+        path[0] = 0
+        while s[S_RESULT] == ONGOING:  # selection and expansion
+            if nodes[node, N_UNTRIED]:
+                nodes[node, N_UNTRIED] -= 1
+                code = pool[nodes[node, N_POOL] + nodes[node, N_UNTRIED]]
+                play(points, lines, line_len, tria, dirs8, par, s, code, undo)
+                child = _new_node(points, inner, dirs8, par, s, nodes, stats, pool, meta, code, False, rng)
+                if nodes[node, N_LAST] < 0:
+                    nodes[node, N_FIRST] = child
+                else:
+                    nodes[nodes[node, N_LAST], N_NEXT] = child
+                nodes[node, N_LAST] = child
+                depth += 1
+                path[depth] = child
+                break
+            player = nodes[node, N_TO_MOVE]
+            log_n = math.log(stats[node, F_VISITS])
+            best = -1
+            best_value = -1.0
+            child = nodes[node, N_FIRST]
+            while child >= 0:
+                v = stats[child, F_VISITS]
+                value = stats[child, F_TOTAL + player] / v + exploration * math.sqrt(log_n / v)
+                if value > best_value:
+                    best = child
+                    best_value = value
+                child = nodes[child, N_NEXT]
+            play(points, lines, line_len, tria, dirs8, par, s, nodes[best, N_MOVE], undo)
+            node = best
+            depth += 1
+            path[depth] = node
+        plies = 0  # playout
+        while s[S_RESULT] == ONGOING and plies < cap:
+            play(
+                points,
+                lines,
+                line_len,
+                tria,
+                dirs8,
+                par,
+                s,
+                _random_move(points, inner, dirs8, par, s, rng, buf),
+                undo,
+            )
+            plies += 1
+        rewards(points, inner, dirs8, par, ev, s, reward)
+        for k in range(depth + 1):
+            i = path[k]
+            stats[i, F_VISITS] += 1.0
+            for p in range(players):
+                stats[i, F_TOTAL + p] += reward[p]
+        done += 1
+    return done
+
+
+@njit
+def mcts_best(nodes, stats, player):
+    """The root move with the most visits (ties: the larger reward sum, then the first)."""
+    best = -1
+    child = nodes[0, N_FIRST]
+    while child >= 0:
+        if best < 0:
+            best = child
+        else:
+            v, b = stats[child, F_VISITS], stats[best, F_VISITS]
+            if v > b or (v == b and stats[child, F_TOTAL + player] > stats[best, F_TOTAL + player]):
+                best = child
+        child = nodes[child, N_NEXT]
+    return nodes[best, N_MOVE]
+
+
+# -- PVS for ``alphabeta`` (two players) ---------------------------------------------------------
+# Exact values of the generic agent's search (full width, the reference evaluation), found
+# faster: a Zobrist transposition table (the reference state's ``zhash`` plus the header
+# fields of its ``key``), killer and history ordering, null windows.
+WIN = 1_000_000.0
+INF = 1e18
+EXACT, LOWER, UPPER = 0, 1, 2
+MAX_PLY = 64
+#: ``counters``: nodes searched, aborted (over budget), node budget (0: none), root best move.
+C_NODES, C_ABORT, C_BUDGET, C_BEST = 0, 1, 2, 3
+#: Header keys (``zh``): side to move + 1, pending + 1 (from 8), captures (from 16, 32 per
+#: player), the opening ply + 1 (from 144: the ply while it is at most the players, else 0).
+Z_PENDING, Z_CAPS, Z_OPENING, Z_SIZE = 8, 16, 144, 152
+
+
+@njit
+def position_key(zh, s, h):
+    """The transposition key: ``h`` (the cells' Zobrist hash) and the header (``key()``)."""
+    k = h ^ zh[s[S_TO_MOVE] + 1] ^ zh[Z_PENDING + s[S_PENDING] + 1]
+    for q in range(s[S_PLAYERS]):
+        k ^= zh[Z_CAPS + 32 * q + min(s[S_CAPS + q], 31)]
+    placed = s[S_PLACED]
+    return k ^ zh[Z_OPENING + (placed + 1 if placed <= s[S_PLAYERS] else 0)]
+
+
+@njit
+def cells_key(points, zob, s):
+    """The reference ``zhash`` of ``s``'s cells."""
+    h = np.uint64(0)
+    for k in range(points.shape[0]):
+        c = s[HEADER + points[k]]
+        if c != EMPTY:
+            h ^= zob[points[k], c]
+    return h
+
+
+@njit
+def _order(points, dirs8, par, ev, offs2, s, moves, scores, n, tt_move, killers, history, ply, mark, code):
+    """Scores to try the moves best first: the table's move, killers, points within two of a
+    stone by ``move_score`` (``evaluation.order_moves``) plus history, then the rest."""
+    p = s[S_TO_MOVE]
+    _codes(par, s[S_PLAYERS], p, code)
+    mark[:] = 0
+    for k in range(par[P_NPOINTS]):
+        i = points[k]
+        if s[HEADER + i] != EMPTY:
+            for a in range(offs2.shape[0]):
+                mark[i + offs2[a]] = 1
+    for t in range(n):
+        c = moves[t]
+        i = c & 1023
+        if c == tt_move:
+            scores[t] = 1 << 60
+        elif c == killers[ply, 0]:
+            scores[t] = 1 << 58
+        elif c == killers[ply, 1]:
+            scores[t] = (1 << 58) - 1
+        elif mark[i]:
+            scores[t] = (1 << 40) + move_score(par, ev, dirs8, s, i, p, code) + history[i]
+        else:
+            scores[t] = history[i]
+
+
+@njit_signed(
+    "f8(i8[::1], i8[::1], i8[:, ::1], i8[::1], i8[:, ::1], i8[::1], i8[::1], i8[::1], i8[::1], "
+    "u8[:, ::1], u8[::1], i8[::1], u8, i8, f8, f8, i8, i8, u8[::1], i8[:, ::1], f8[::1], "
+    "i8[:, ::1], i8[::1], i8[:, ::1], i8[:, ::1], i8[:, ::1], i8[::1], i8[::1], i8[::1])"
+)
+def _pvs(
+    points, inner, lines, line_len, tria, dirs8, par, ev, offs2, zob, zh, s, h, depth, alpha, beta,
+    ply, player, tt_keys, tt_ints, tt_vals, killers, history, bufs, scores, undos, counters, mark,
+    code,
+):  # fmt: skip
+    """Negamax value of ``s`` for the side that moves there (or would have moved, when the
+    game is over): ``alphabeta``'s value from that side's point of view."""
+    counters[C_NODES] += 1
+    if counters[C_BUDGET] and counters[C_NODES] > counters[C_BUDGET]:
+        counters[C_ABORT] = 1
+    if counters[C_ABORT]:
+        return 0.0
+    r = s[S_RESULT]
+    if r != ONGOING:
+        if r == DRAW:
+            return 0.0
+        return WIN - ply if r >> player & 1 else -WIN + ply
+    if depth <= 0:
+        return evaluate(points, inner, dirs8, par, ev, s, player)
+    key = position_key(zh, s, h)
+    idx = np.int64(key & np.uint64(tt_keys.shape[0] - 1))
+    tt_move = -1
+    if tt_keys[idx] == key:
+        tt_move = tt_ints[idx, 2]
+        if tt_ints[idx, 0] >= depth:
+            flag = tt_ints[idx, 1]
+            value = tt_vals[idx]
+            if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
+                if ply == 0:
+                    counters[C_BEST] = tt_move
+                return value
+    moves = bufs[ply]
+    n = legal_moves(points, inner, dirs8, par, s, moves)
+    sc = scores[ply]
+    _order(points, dirs8, par, ev, offs2, s, moves, sc, n, tt_move, killers, history, ply, mark, code)
+    undo = undos[ply]
+    alpha0 = alpha
+    best = -INF
+    best_move = moves[0]
+    for t in range(n):
+        k = t  # selection sort, one step per move: most nodes cut after a few moves
+        for j in range(t + 1, n):
+            if sc[j] > sc[k]:
+                k = j
+        moves[t], moves[k] = moves[k], moves[t]
+        sc[t], sc[k] = sc[k], sc[t]
+        c = moves[t]
+        play(points, lines, line_len, tria, dirs8, par, s, c, undo)
+        h2 = h
+        for u in range(undo[HEADER - 1]):
+            j = undo[HEADER + 2 * u]
+            h2 ^= zob[j, undo[HEADER + 2 * u + 1]] ^ zob[j, s[HEADER + j]]
+        lo = -beta if t == 0 else -alpha - 1e-9  # after the first move, a null window first:
+        while True:  # does this move beat the best so far at all? then the full window
+            v = -_pvs(
+                points, inner, lines, line_len, tria, dirs8, par, ev, offs2, zob, zh, s, h2,
+                depth - 1, lo, -alpha, ply + 1, 1 - player, tt_keys, tt_ints, tt_vals, killers,
+                history, bufs, scores, undos, counters, mark, code,
+            )  # fmt: skip
+            if lo == -beta or not alpha < v < beta or counters[C_ABORT]:
+                break
+            lo = -beta
+        unplay(s, undo)
+        if counters[C_ABORT]:
+            return 0.0
+        if v > best:
+            best = v
+            best_move = c
+        if v > alpha:
+            alpha = v
+        if alpha >= beta:
+            if killers[ply, 0] != c:
+                killers[ply, 1] = killers[ply, 0]
+                killers[ply, 0] = c
+            history[c & 1023] += depth * depth
+            break
+    tt_keys[idx] = key
+    tt_ints[idx, 0] = depth
+    tt_ints[idx, 1] = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+    tt_ints[idx, 2] = best_move
+    tt_vals[idx] = best
+    if ply == 0:
+        counters[C_BEST] = best_move
+    return best
+
+
+@njit
+def pvs_depth(R, inner, ev, offs2, zob, zh, s, depth, tt_keys, tt_ints, tt_vals, killers, history, counters):
+    """One iteration of the deepening: (value for the side to move, best move, completed)."""
+    points, lines, line_len, tria, dirs8, par = R
+    room = par[P_NPOINTS] * 8 + 8
+    bufs = np.empty((MAX_PLY, room), np.int64)
+    scores = np.empty((MAX_PLY, room), np.int64)
+    undos = np.empty((MAX_PLY, HEADER + 2 * 20), np.int64)
+    mark = np.zeros(s.shape[0] - HEADER, np.int64)
+    code = np.empty(OFF + 1, np.int64)
+    work = s.copy()
+    value = _pvs(
+        points, inner, lines, line_len, tria, dirs8, par, ev, offs2, zob, zh, work,
+        cells_key(points, zob, s), depth, -INF, INF, 0, s[S_TO_MOVE], tt_keys, tt_ints, tt_vals,
+        killers, history, bufs, scores, undos, counters, mark, code,
+    )  # fmt: skip
+    if counters[C_ABORT]:
+        return 0.0, 0, False
+    return value, counters[C_BEST], True
+
+
 # -- the Python side -----------------------------------------------------------------------------
 class PenteKernel:
     """The compiled twin of one Pente game (board size and options)."""
@@ -381,6 +898,18 @@ class PenteKernel:
         self.par = par
         self._buf = np.empty(len(g.points) * 8 + 8, np.int64)
         self._undo = np.empty(HEADER + 2 * 20, np.int64)
+        # The generic agents' searches: the evaluation's weights, the points within two of a
+        # stone (move ordering), the reference Zobrist keys and keys for the header fields.
+        from . import evaluation as e
+
+        self.ev = np.array(
+            [*e.ATTACK, *e.DEFENCE, e.CAPTURE, e.CAPTURE_BLOCK, e.CAPTURE_THREAT, e.EXPOSED], np.int64
+        )
+        w = g.width
+        self.offs2 = np.array([r * w + c for r in range(-2, 3) for c in range(-2, 3) if r or c], np.int64)
+        self.zob = np.zeros((g.size, 8), np.uint64)
+        self.zob[:, 1:5] = np.array([row[1:5] for row in g.zobrist], np.uint64)
+        self.zh = np.random.default_rng(0x5EED).integers(0, 2**63, Z_SIZE, np.int64).astype(np.uint64)
 
     def _rules(self):
         return self.points, self.lines, self.line_len, self.tria, self.dirs8, self.par
@@ -462,13 +991,110 @@ class PenteKernel:
     def warm_up(self, ref) -> None:
         self.perft(ref, 2)
         self.playouts(ref, 1, 1, 20)
+        self.mcts(ref, iterations=4, playout_cap=20)
+        if ref.num_players == 2:
+            self.alphabeta(ref, depth=1)
         from .search import warm_up  # the pente agent's compiled search, too
 
         warm_up(self, ref)
 
-    #: The searches this kernel runs for the generic agents: none yet for Pente (they search
-    #: on the reference rules).
-    searches: tuple[str, ...] = ()
+    #: The searches this kernel runs for the generic agents (``mcts`` for every player count,
+    #: ``alphabeta`` for two players, as that agent).
+    searches = ("mcts", "alphabeta")
+
+    def evaluate(self, s, player: int) -> float:
+        """``game.evaluate`` of the unfinished kernel state ``s`` for ``player``."""
+        return float(evaluate(self.points, self.inner, self.dirs8, self.par, self.ev, s, player))
+
+    def mcts(self, ref, iterations=None, deadline=None, seed=0, exploration=1.4, playout_cap=400):
+        """UCT inside the kernel, as ``mcts`` searches: (the chosen Move, iterations done).
+        Stops at ``iterations`` or when the agents' clock passes ``deadline`` (checked
+        between batches of iterations: Numba reads no clock)."""
+        root = self.state(ref)
+        rng = np.array([seed_word(seed)], np.uint64)
+        room = len(self.geom.points) * 8 + 8
+        tree = _Tree(min(iterations + 2, 1 << 15) if iterations else 2048, room)
+        mcts_init(self.points, self.inner, self.dirs8, self.par, root, *tree.arrays(), rng)
+
+        def run(todo: int) -> int:
+            return mcts_run(
+                self._rules(), self.inner, self.ev, root, *tree.arrays(), rng, todo, exploration, playout_cap
+            )
+
+        done, batch = 0, 16
+        while iterations is None or done < iterations:
+            todo = batch if iterations is None else min(batch, iterations - done)
+            ran = run(todo)
+            done += ran
+            if ran < todo:
+                tree.grow(room)
+            if deadline is not None and clock.now() >= deadline:
+                break
+            batch = min(batch * 2, 1024) if deadline is None else batch
+        if done == 0:  # a deadline already past: one iteration, so there is a move to return
+            done = run(1)
+        return self.move(int(mcts_best(tree.nodes, tree.stats, ref.to_move))), done
+
+    def alphabeta(self, ref, depth=None, deadline=None, table_bits: int = 18):
+        """PVS inside the kernel with ``alphabeta``'s values (full width, ``game.evaluate``),
+        deepening to ``depth`` (default 64) or until the agents' clock passes ``deadline``:
+        the move of the deepest completed iteration, its score for the side to move."""
+        if ref.num_players != 2:
+            raise OptionError("the alphabeta agent plays two-player games only; use mcts")
+        s = self.state(ref)
+        size = 1 << table_bits
+        tables = (np.zeros(size, np.uint64), np.zeros((size, 3), np.int64), np.zeros(size, np.float64))
+        killers = np.full((MAX_PLY, 2), -1, np.int64)
+        history = np.zeros(self.geom.size, np.int64)
+        counters = np.zeros(4, np.int64)
+        result = AlphaBetaResult(self.move(self.legal(s)[0]), 0.0, 0, 0)
+        started, spent = clock.now(), 1e-6
+        for d in range(1, min(depth or 64, MAX_PLY - 2) + 1):
+            if deadline is not None:
+                left = deadline - clock.now()
+                if left <= 0 and d > 1:
+                    break
+                # Nodes per second so far (a guess before the first iteration) x the time
+                # left; the first iteration always completes, so there is a move.
+                rate = counters[C_NODES] / spent if counters[C_NODES] else 20_000.0
+                counters[C_BUDGET] = counters[C_NODES] + max(64, int(rate * left)) if d > 1 else 0
+            args = (self._rules(), self.inner, self.ev, self.offs2, self.zob, self.zh, s, d)
+            value, code, completed = pvs_depth(*args, *tables, killers, history, counters)
+            spent = max(clock.now() - started, 1e-6)
+            result.nodes = int(counters[C_NODES])
+            if not completed:
+                break
+            result.move, result.score, result.depth = self.move(int(code)), float(value), d
+            if abs(value) >= WIN - 1000:
+                break
+        return result
+
+
+class AlphaBetaResult:
+    __slots__ = ("move", "score", "depth", "nodes")
+
+    def __init__(self, move, score, depth, nodes):
+        self.move, self.score, self.depth, self.nodes = move, score, depth, nodes
+
+
+class _Tree:
+    """The arrays of one UCT search, grown when a batch may not fit."""
+
+    def __init__(self, nodes: int, room: int):
+        self.nodes = np.empty((nodes, N_INT), np.int64)
+        self.stats = np.empty((nodes, 5), np.float64)
+        self.pool = np.empty(nodes * 64 + 2 * room, np.int64)
+        self.meta = np.zeros(2, np.int64)
+
+    def arrays(self) -> tuple:
+        return self.nodes, self.stats, self.pool, self.meta
+
+    def grow(self, room: int) -> None:
+        if self.meta[M_NODES] + 1 >= self.nodes.shape[0]:
+            self.nodes = np.concatenate([self.nodes, np.empty_like(self.nodes)])
+            self.stats = np.concatenate([self.stats, np.empty_like(self.stats)])
+        if self.meta[M_POOL] + room >= self.pool.shape[0]:
+            self.pool = np.concatenate([self.pool, np.empty_like(self.pool)])
 
 
 def kernel_for(game):
