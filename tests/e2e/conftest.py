@@ -29,8 +29,19 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 
 
+class RunningServer:
+    """A server someone started already (``QIPAN_E2E_SERVER=http://127.0.0.1:PORT``, with
+    ``tests/server/serve_toys.py``): starting one takes minutes on a loaded machine."""
+
+    def __init__(self, base: str):
+        self.base = base.rstrip("/")
+
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
+    if os.environ.get("QIPAN_E2E_SERVER"):
+        yield RunningServer(os.environ["QIPAN_E2E_SERVER"])
+        return
     db = f"sqlite:///{tmp_path_factory.mktemp('e2e') / 'e2e.sqlite3'}"
     server = ServerProcess(db).start()
     yield server

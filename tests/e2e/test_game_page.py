@@ -192,6 +192,70 @@ def test_trax_loop_is_highlighted(live_server, new_page):
     assert sorted(shown) == sorted(state.outcome.cells)
 
 
+def play_random_to_the_end(base: str, game_id: str, tokens: list[str], seed: int) -> dict:
+    """Seeded random legal moves (the server draws the chance moves) until the game ends."""
+    import random
+
+    rng = random.Random(seed)
+    state = game_state(base, game_id)
+    while state["status"] == "active":
+        token = tokens[state["to_move"]]
+        legal = game_state(base, game_id, token)["legal"]
+        httpx.post(
+            f"{base}/api/games/{game_id}/move", json={"move": rng.choice(legal)["text"]}, headers=auth(token)
+        ).raise_for_status()
+        state = game_state(base, game_id)
+    return state
+
+
+def shown_winning_cells(page) -> list[str]:
+    return sorted(
+        page.eval_on_selector_all("#board .qp-win", "ns => ns.map(n => n.dataset.cell || n.dataset.target)")
+    )
+
+
+@pytest.mark.parametrize(("preset", "players"), [("tantrix", 2), ("modx", 2), ("modx-4", 4)])
+def test_tantrix_and_modx_results_are_highlighted(live_server, new_page, preset, players):
+    base = live_server.base
+    for seed in range(4):  # a seed whose game names cells (a MOD X tie on points names none)
+        game_id, tokens = new_game(base, preset, players=players, seed=seed)
+        cells = play_random_to_the_end(base, game_id, tokens, seed)["result"].get("cells", [])
+        if cells:
+            break
+    assert cells
+    page = open_game(new_page, base, game_id, tokens)
+    wait_status(page, "over")
+    assert shown_winning_cells(page) == sorted(cells)
+    assert page.locator("#board svg").evaluate("n => n.parentElement.classList.contains('has-win')")
+
+
+def test_pipe_mania_highlights_the_pipe_the_flow_went_through(live_server, new_page):
+    from qipan.games.pipemania.planner import plan
+
+    base = live_server.base
+    options = {"levels": 1}
+    game_id, tokens = new_game(base, "pipemania-choice", players=1, seed=3, options=options, realtime=0.1)
+    level = qipan.load("pipemania-choice", **options).new(seed=3).boards[0].level
+    found = plan(level)  # free choice of pieces: a pipeline that reaches the drain
+    for text in found.actions(level.cols, with_piece=True):  # long before the flow starts
+        while True:  # real time: at most 3 moves wait for their ticks
+            r = httpx.post(f"{base}/api/games/{game_id}/move", json={"move": text}, headers=auth(tokens[0]))
+            if r.status_code != 409:
+                r.raise_for_status()
+                break
+            time.sleep(0.05)
+    deadline = time.monotonic() + 120
+    while game_state(base, game_id)["status"] == "active" and time.monotonic() < deadline:
+        time.sleep(0.2)  # the ticks go on by themselves until the flow ends
+    result = game_state(base, game_id)["result"]
+    assert result["winners"] == [0], result  # the flow reached the drain
+    cells = result["cells"]
+    assert len(cells) >= len(found.pipeline)  # the whole pipeline, start and drain
+    page = open_game(new_page, base, game_id, tokens)
+    wait_status(page, "over")
+    assert shown_winning_cells(page) == sorted(cells)
+
+
 def test_the_page_says_which_colour_you_are(live_server, new_page):
     base = live_server.base
     game_id, tokens = new_game(base, "pente-4", players=4)
