@@ -6,6 +6,8 @@ accelerator, not a different code path."""
 
 from __future__ import annotations
 
+import contextlib
+
 from ..core.errors import QipanError
 
 try:
@@ -22,11 +24,24 @@ except ImportError:  # pragma: no cover
     HAVE_NUMBA = False
 
 
-def njit(fn):
-    """Compile ``fn`` with Numba (cached on disk) when it is installed, else return it as is."""
+def _plain_objmode(**types):
+    return contextlib.nullcontext()
+
+
+#: ``with objmode(x="float64"): x = ...`` leaves compiled code for a few lines of plain Python
+#: (a clock read); Numba must see its own object here, so it is bound, not wrapped. Without
+#: Numba it is a no-op context.
+objmode = _numba.objmode if _numba is not None else _plain_objmode
+
+
+def njit(fn=None, *, nogil: bool = True):
+    """Compile ``fn`` with Numba (cached on disk) when it is installed, else return it as is.
+    ``@njit(nogil=False)`` for a function that holds an ``objmode`` block (it takes the GIL)."""
+    if fn is None:
+        return lambda f: njit(f, nogil=nogil)
     if _numba is None:
         return fn
-    return _numba.njit(cache=True, nogil=True)(fn)
+    return _numba.njit(cache=True, nogil=nogil)(fn)
 
 
-__all__ = ["HAVE_NUMBA", "njit", "np"]
+__all__ = ["HAVE_NUMBA", "njit", "np", "objmode"]

@@ -10,7 +10,7 @@ import pytest
 
 import qipan
 from qipan.core.errors import QipanError
-from qipan.games.blackpath.compact import CompactSolver
+from qipan.games.blackpath.compact import CompactSolver, key_bits
 from qipan.games.blackpath.solver import Solver, mover_wins_by_plain_search, solve
 
 from .test_solver import ROWS
@@ -66,9 +66,46 @@ def test_six_by_eight_fits_a_table_of_84_megabytes():
     assert solver.stats[0] > 9_000_000 and solver.stats[2] > 0  # searched, overwritten
 
 
+def test_the_key_is_the_tiles_in_placement_order_and_the_board_gives_it_back():
+    """Every position of random 5x5 games: the key grown move by move (3k + tile) is the key
+    read back from the board by following the path, and distinct boards get distinct keys."""
+    rng = random.Random(7)
+    game = qipan.load("blackpath", rows=5, cols=5)
+    solver = CompactSolver(5, 5, table_bits=8)
+    boards = {}
+    for _ in range(400):
+        state = game.new()
+        key = 0
+        while state.outcome is None:
+            lo, hi = solver.state_key(state)
+            assert int(hi) << 64 | int(lo) == key
+            assert boards.setdefault(key, tuple(state.tiles)) == tuple(state.tiles)
+            move = rng.choice(state.legal_moves())
+            key = 3 * key + move.data
+            state.play(move)
+    assert len(boards) > 300
+
+
+def test_eight_by_eight_fits_a_ten_byte_slot_and_a_capped_search_says_it_did_not_finish():
+    assert key_bits(8, 8, "seed") == 99 and key_bits(7, 8, "seed") == 87
+    with pytest.raises(QipanError, match="does not fit"):
+        CompactSolver(8, 8, table_bits=24)  # 99 bits need 2**25 slots or more
+    solver = CompactSolver(7, 8, table_bits=16, cpu_seconds=0.2)
+    report = solver.analyse()
+    assert report["winner"] is None and report["first_moves"]["a1+"]["result"] is None
+    assert solver.capped and report["searched"] > 1_000_000
+    with pytest.raises(QipanError, match="not decided"):
+        CompactSolver(7, 8, table_bits=16, cpu_seconds=0.2).solve()
+    # Within the cap the same call decides: 5x5 is a first-player win, every reply refuted.
+    small = CompactSolver(5, 5, table_bits=12, cpu_seconds=60).analyse()
+    assert small["winner"] == 0 and set(small["first_moves"]["a1+"]["replies"].values()) == {"P1"}
+
+
 def test_boards_beyond_a_slot_and_bad_arguments_are_refused():
     with pytest.raises(QipanError, match="does not fit"):
-        CompactSolver(8, 8)
+        CompactSolver(9, 9)
+    with pytest.raises(QipanError, match="cpu_seconds"):
+        CompactSolver(4, 4, cpu_seconds=0)
     with pytest.raises(QipanError, match="variant"):
         CompactSolver(4, 4, "nope")
     with pytest.raises(QipanError, match="table_bits"):
@@ -87,5 +124,5 @@ def test_the_solve_command_runs_the_compact_solver_and_refuses_boards_beyond_it(
     )
     assert out.exit_code == 0 and "5x5: player 1 wins; a winning first move: a1+" in out.output
     assert "10 bytes a slot" in out.output
-    big = CliRunner().invoke(cli, ["solve", "blackpath", "--rows", "8", "--cols", "8", "--compact"])
+    big = CliRunner().invoke(cli, ["solve", "blackpath", "--rows", "9", "--cols", "9", "--compact"])
     assert big.exit_code != 0 and "does not fit" in big.output

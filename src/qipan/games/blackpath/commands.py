@@ -30,10 +30,17 @@ console = Console(highlight=False)
 @click.option(
     "--compact",
     is_flag=True,
-    help="the compiled solver with a fixed memo of 10-byte slots (needs qipan[solve]; up to 7x7)",
+    help="the compiled solver with a fixed memo of 10-byte slots (needs qipan[solve]; up to 8x8)",
 )
 @click.option("--table-bits", type=int, default=25, show_default=True, help="--compact: 2**BITS slots")
-def solve(rows, cols, options, compact, table_bits):
+@click.option(
+    "--cpu-seconds",
+    type=float,
+    default=None,
+    help="--compact: stop after this much CPU time and print what was decided (each first move "
+    "and player 2's replies)",
+)
+def solve(rows, cols, options, compact, table_bits, cpu_seconds):
     """Solve the Black Path game exactly: who wins and a winning first move."""
     spec = game_spec("blackpath")
     opts = {k: spec.option(k).coerce(v) for k, v in parse_options(options).items()}
@@ -45,13 +52,23 @@ def solve(rows, cols, options, compact, table_bits):
     if compact:
         from .compact import CompactSolver
 
-        solver = CompactSolver(rows, cols, table_bits=table_bits, **opts)
-        winner, move = solver.solve()
-        searched, _, overwritten = (int(x) for x in solver.stats)
+        solver = CompactSolver(rows, cols, table_bits=table_bits, cpu_seconds=cpu_seconds, **opts)
+        report = solver.analyse()
+        winner = report["winner"]
+        won = [m for m, part in report["first_moves"].items() if part["result"] == "P1"]
+        move = won[0] if won else None
+        searched, _, overwritten, _ = (int(x) for x in solver.stats)
         detail = (
             f"; {searched:,} positions searched, table {solver.table_bytes / 1e6:.0f} MB "
             f"(10 bytes a slot, {overwritten:,} entries overwritten)"
         )
+        if winner is None:
+            console.print(f"{rows}x{cols}: not decided within {cpu_seconds:g} CPU s{detail}")
+            for first, part in report["first_moves"].items():
+                console.print(
+                    f"  {first}: {part['result'] or 'not decided'}; player 2's replies {part['replies']}"
+                )
+            return
     else:
         try:
             winner, move = solve_board(rows, cols, **opts)
