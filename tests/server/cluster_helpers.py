@@ -1,9 +1,12 @@
-"""Several real server processes on one PostgreSQL database and one Redis, for the
-multi-process tests: fixtures' helpers, a private redis-server, WebSocket players."""
+"""Several server processes on one PostgreSQL database and one Redis, for the
+multi-process tests: fixtures' helpers, a private redis-server, WebSocket players, and
+serving "processes" inside the test process (Managers with their own storage and Redis
+connections: fast to start)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -13,9 +16,12 @@ import time
 from server_helpers import ServerProcess, free_port
 from websockets.asyncio.client import connect
 
+from qipan.server.manager import Manager
+from qipan.server.storage import Storage
 from qipan.server.updates import apply
 
 REDIS_URL = os.environ.get("QIPAN_TEST_REDIS", "redis://127.0.0.1:6379")
+TWO_HUMANS = [{"kind": "human", "name": "Ann", "join": True}, {"kind": "human", "name": "Bob", "join": True}]
 
 
 def absent(what: str):
@@ -173,3 +179,38 @@ async def open_seat(bases: list[str], game_id: str, token: str | None, start: in
             last = exc
             await asyncio.sleep(0.1)
     raise RuntimeError(f"no process took the socket: {last}")
+
+
+# -- serving processes inside the test process ------------------------------------------
+def on_postgres(test):
+    """The test takes conftest's ``db_url`` on PostgreSQL only (processes share one)."""
+    import pytest
+
+    param = pytest.param("postgres", marks=pytest.mark.postgres)
+    return pytest.mark.parametrize("db_url", [param], indirect=True)(test)
+
+
+@contextlib.asynccontextmanager
+async def serving(db_url: str, redis_url: str | None = None):
+    """One serving process (a Manager on its own storage), stopped at the end."""
+    storage = Storage(db_url)
+    manager = Manager(storage, redis_url=redis_url)
+    await manager.start()
+    try:
+        yield manager
+    finally:
+        await manager.stop()
+        storage.close()
+
+
+async def until(predicate, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.02)
+
+
+async def two_player_game(manager: Manager, **body) -> tuple[str, dict[int, str]]:
+    session, tickets = await manager.create({"game": "toy-ttt", "seats": TWO_HUMANS, **body})
+    return session.id, {t["seat"]: t["token"] for t in tickets}

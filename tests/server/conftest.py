@@ -84,6 +84,16 @@ def db_url(request, tmp_path):
 
 
 @pytest.fixture
+def redis_url():
+    """The machine's Redis (``QIPAN_TEST_REDIS``) for the several-process tests."""
+    from cluster_helpers import REDIS_URL, absent, redis_answers
+
+    if not redis_answers(REDIS_URL):
+        absent(f"Redis is not answering at {REDIS_URL}")
+    return REDIS_URL
+
+
+@pytest.fixture
 def sqlite_url(tmp_path):
     return f"sqlite:///{tmp_path / 'qipan.sqlite3'}"
 

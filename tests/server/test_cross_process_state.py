@@ -8,63 +8,17 @@ tests/server/test_processes.py runs real server processes."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import sys
-import time
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cluster_helpers import REDIS_URL, absent, redis_answers  # noqa: E402
+from cluster_helpers import on_postgres, serving, two_player_game, until  # noqa: E402
 
 from qipan.server.errors import ApiError  # noqa: E402
-from qipan.server.manager import Manager  # noqa: E402
-from qipan.server.storage import Storage  # noqa: E402
-
-TWO_HUMANS = [{"kind": "human", "name": "Ann", "join": True}, {"kind": "human", "name": "Bob", "join": True}]
-
-
-#: The tests that need PostgreSQL (several processes share one database) take conftest's
-#: ``db_url`` on PostgreSQL only.
-on_postgres = pytest.mark.parametrize(
-    "db_url", [pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True
-)
-
-
-@pytest.fixture
-def redis_url():
-    if not redis_answers(REDIS_URL):
-        absent(f"Redis is not answering at {REDIS_URL}")
-    return REDIS_URL
-
-
-@contextlib.asynccontextmanager
-async def serving(db_url: str, redis_url: str | None = None):
-    """One serving process (a Manager on its own storage), stopped at the end."""
-    storage = Storage(db_url)
-    manager = Manager(storage, redis_url=redis_url)
-    await manager.start()
-    try:
-        yield manager
-    finally:
-        await manager.stop()
-        storage.close()
-
-
-async def until(predicate, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not reached in time")
-        await asyncio.sleep(0.02)
-
-
-async def two_player_game(manager: Manager, **body) -> tuple[str, dict[int, str]]:
-    session, tickets = await manager.create({"game": "toy-ttt", "seats": TWO_HUMANS, **body})
-    return session.id, {t["seat"]: t["token"] for t in tickets}
 
 
 # -- offers ------------------------------------------------------------------------------

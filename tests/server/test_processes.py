@@ -19,15 +19,21 @@ import pytest
 import sqlalchemy as sa
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cluster_helpers import REDIS_URL, PrivateRedis, absent, open_seat, redis_answers, start_processes  # noqa: E402
+from cluster_helpers import (  # noqa: E402
+    REDIS_URL,
+    TWO_HUMANS,
+    PrivateRedis,
+    absent,
+    open_seat,
+    redis_answers,
+    start_processes,
+)
 from conftest import PG_ADMIN_URL, postgres_available  # noqa: E402
 from server_helpers import bearer, wait_for  # noqa: E402
 
 from qipan.server.lease import LEASE_SECONDS  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.timeout(240)]
-
-TWO_HUMANS = [{"kind": "human", "name": "Ann", "join": True}, {"kind": "human", "name": "Bob", "join": True}]
 
 
 @pytest.fixture

@@ -26,7 +26,7 @@ from ..fast import warm_up
 from .analysis import analysis_router
 from .errors import ApiError
 from .inputs import parse_json
-from .limits import BodyLimit, Limits, RateLimit, TokenBuckets
+from .limits import AddressRate, BodyLimit, Limits, RateLimit, TokenBuckets
 from .manager import Connection, Manager
 from .openapi import CREATE, JOIN, MOVE, OFFER, doc, document
 from .site import Site
@@ -55,6 +55,14 @@ def create_app(
         manager = Manager(storage, bot_workers=bot_workers, redis_url=redis_url)
         app.state.manager = manager
         app.state.site = Site(manager)  # before start: resumed games that end get rated
+        shared = None
+        if redis_url:  # the per-address rates count over every process
+            from .pubsub import redis_client
+
+            shared = redis_client(redis_url, timeout=0.5)
+            prefix = f"qipan:{storage.engine.url.database or 'default'}:rate"
+            for rate in (http_rate, socket_addresses):
+                rate.share(shared, prefix)
         await manager.start()
         await app.state.site.start()
         try:
@@ -62,13 +70,16 @@ def create_app(
         finally:
             await manager.stop()
             storage.close()
+            if shared is not None:
+                await shared.aclose()
 
     app = FastAPI(title="qipan", lifespan=lifespan, docs_url="/api/docs", openapi_url="/api/openapi.json")
     limits = limits or Limits()
+    # HTTP requests, and WebSocket messages over all of an address's connections.
+    http_rate = AddressRate(limits.http_rate, limits.http_burst, "http")
+    socket_addresses = AddressRate(limits.ws_address_rate, limits.ws_address_burst, "ws")
     app.add_middleware(BodyLimit, limits=limits)
-    app.add_middleware(RateLimit, limits=limits)  # added last, so it runs first
-    # WebSocket messages per client address, over all of its connections.
-    socket_addresses = TokenBuckets(limits.ws_address_rate, limits.ws_address_burst)
+    app.add_middleware(RateLimit, rate=http_rate)  # added last, so it runs first
 
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -243,7 +254,7 @@ def create_app(
                 raw = message.get("text")
                 if raw is None:  # a binary frame: read it as UTF-8 JSON too
                     raw = (message.get("bytes") or b"").decode("utf-8", "replace")
-                wait = own.wait(None) or socket_addresses.wait(address)
+                wait = own.wait(None) or await socket_addresses.wait(address)
                 if wait:  # refused unread; the connection stays open
                     reply = {"type": "error", "status": 429, "error": f"too many messages: wait {wait:.1f} s"}
                     reply["id"] = _message_id(raw)

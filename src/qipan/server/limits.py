@@ -7,15 +7,20 @@ streamed body is refused as soon as it passes the limit, and a body that stops a
 is refused after ``body_timeout`` seconds rather than holding its connection forever.
 Rates are token buckets: per client address for HTTP requests and WebSocket handshakes
 (429 with Retry-After), per connection and per address for WebSocket messages (an error
-message; the connection stays open)."""
+message; the connection stays open). With several serving processes (``--redis``) the
+per-address rates count over all of them (``SharedCounts``); a connection lives in one
+process, so its own rate stays local."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import math
 import time
 from dataclasses import dataclass
+
+log = logging.getLogger("qipan.server")
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,89 @@ class TokenBuckets:
             del self.buckets[key]
 
 
+class SharedCounts:
+    """A per-key rate counted over every serving process, in Redis: a counter per key that
+    expires ``window`` seconds after the first request counted in it, at most ``limit``
+    requests per window. For a token bucket of ``rate`` and ``burst``: limit = burst,
+    window = burst / rate (the same burst, the same rate over time).
+
+    A process takes counts ``chunk`` at a time (one round trip) and spends them itself, so
+    most requests cost no round trip; counts a process took but did not use are lost to
+    the others for that window (at most ``chunk`` per process). A key refused in a window
+    is refused here without asking again until the window ends. While Redis does not
+    answer, ``wait`` returns None and the caller's own buckets decide."""
+
+    #: Seconds without asking Redis after it failed.
+    RETRY_SECONDS = 1.0
+    #: Keys remembered at most (expired ones are dropped beyond that).
+    MAX_KEYS = 50_000
+
+    def __init__(self, redis, prefix: str, rate: float, burst: int):
+        self.redis, self.prefix = redis, prefix
+        self.limit = max(1, burst)
+        self.window = self.limit / rate
+        self.chunk = max(1, self.limit // 50)
+        #: key -> (counts left here, monotonic time the window ends)
+        self.local: dict[object, tuple[int, float]] = {}
+        self.down_until = 0.0
+
+    async def wait(self, key: object, now: float | None = None) -> float | None:
+        """0 if ``key`` may act now (and counts it), the seconds until it may, or None
+        if Redis cannot be asked."""
+        now = time.monotonic() if now is None else now
+        left, ends = self.local.get(key, (0, 0.0))
+        if now < ends:
+            if left > 0:
+                self.local[key] = (left - 1, ends)
+                return 0.0
+            if left < 0:  # refused in this window already
+                return ends - now
+        if now < self.down_until:
+            return None
+        name = f"{self.prefix}:{key}"
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.set(name, 0, px=max(1, int(self.window * 1000)), nx=True)  # a new window
+                pipe.incrby(name, self.chunk)
+                pipe.pttl(name)
+                _, total, ttl = await pipe.execute()
+        except Exception as exc:
+            log.warning("rate counts in Redis unavailable (%s): counting in this process", exc)
+            self.down_until = now + self.RETRY_SECONDS
+            return None
+        ends = now + (ttl / 1000 if ttl > 0 else self.window)
+        granted = min(self.chunk, self.limit - (total - self.chunk))
+        if len(self.local) > self.MAX_KEYS:
+            self.local = {k: v for k, v in self.local.items() if v[1] > now}
+        if granted <= 0:
+            self.local[key] = (-1, ends)
+            return ends - now
+        self.local[key] = (granted - 1, ends)
+        return 0.0
+
+
+class AddressRate:
+    """A rate per client address: this process's token buckets, or with ``share`` the
+    count over every process (SharedCounts), falling back to the buckets while Redis is
+    unreachable."""
+
+    def __init__(self, rate: float | None, burst: int, kind: str):
+        self.buckets = TokenBuckets(rate, burst)
+        self.kind = kind
+        self.shared: SharedCounts | None = None
+
+    def share(self, redis, prefix: str) -> None:
+        if self.buckets.rate is not None:
+            self.shared = SharedCounts(redis, f"{prefix}:{self.kind}", self.buckets.rate, self.buckets.burst)
+
+    async def wait(self, address: str) -> float:
+        if self.shared is not None:
+            wait = await self.shared.wait(address)
+            if wait is not None:
+                return wait
+        return self.buckets.wait(address)
+
+
 def client_address(scope) -> str:
     client = scope.get("client")
     return client[0] if client else "unknown"
@@ -80,13 +168,13 @@ def client_address(scope) -> str:
 class RateLimit:
     """HTTP requests and WebSocket handshakes per client address."""
 
-    def __init__(self, app, limits: Limits):
+    def __init__(self, app, rate: AddressRate):
         self.app = app
-        self.buckets = TokenBuckets(limits.http_rate, limits.http_burst)
+        self.rate = rate
 
     async def __call__(self, scope, receive, send):
         if scope["type"] in ("http", "websocket"):
-            wait = self.buckets.wait(client_address(scope))
+            wait = await self.rate.wait(client_address(scope))
             if wait:
                 if scope["type"] == "websocket":
                     await send({"type": "websocket.close", "code": 4429})

@@ -35,6 +35,7 @@ from .clock import Clock, ClockError
 from .errors import ApiError
 from .inputs import scrub
 from .lease import LEASE_SECONDS, Leases
+from .presence import Presence
 from .session import Session, bot_limits, bot_name, bot_request, new_game_id, new_token, no_offers
 from .storage import GameChanged, StaleMove, Storage, StoredGame, StoredMove
 
@@ -81,9 +82,11 @@ class Manager:
         self.process = new_game_id() + new_game_id()
         #: Called with the session after every stored change (the site rates finished games).
         self.on_change: list = []
-        #: With several processes: the change messages (Redis) and this process's leases.
+        #: With several processes: the change messages (Redis), this process's leases and
+        #: the seats online in the other processes.
         self.bus = None
         self.leases: Leases | None = None
+        self.presence: Presence | None = None
         #: The latest version heard of each game (also of games not loaded here).
         self.heard: dict[str, int] = {}
         #: Real-time games run here for which another process left moves (queued_moves).
@@ -94,6 +97,10 @@ class Manager:
             channel = channel_for(storage.engine.url.database)
             self.bus = Bus(redis_url, self.process, self._heard_change, self._catch_up_all, channel)
             self.leases = Leases(self.process)
+            prefix = channel.rsplit(":", 1)[0] + ":online"
+            self.presence = Presence(
+                self.bus.redis, prefix, self.process, self.bus.publish, self._online_elsewhere
+            )
 
     # -- lifecycle ---------------------------------------------------------------------
     async def start(self) -> None:
@@ -107,6 +114,7 @@ class Manager:
         if self.bus is not None:
             self.leases.beat(now)
             await self.bus.start()
+            self.presence.start()
             game_ids = await self._db(self.storage.claim_orphans, self.process, now - LEASE_SECONDS, None)
             self.leases.held.update(game_ids)
         else:
@@ -154,6 +162,7 @@ class Manager:
         with contextlib.suppress(ApiError):  # the last moment clocks ran here
             await self._db(self.storage.heartbeat, self.process, time.time())
         if self.bus is not None:
+            await self.presence.stop()
             await self.bus.stop()
             with contextlib.suppress(ApiError):  # the others take our games over at once
                 await self._db(self.storage.release_lease, None, self.process)
@@ -759,6 +768,9 @@ class Manager:
             if isinstance(message.get("id"), str):
                 self.queued_elsewhere.add(message["id"])
             return
+        if message.get("type") == "presence":
+            self.presence.heard(message)
+            return
         game_id, version = message.get("id"), message.get("version")
         if not isinstance(game_id, str) or not isinstance(version, int):
             return
@@ -956,6 +968,7 @@ class Manager:
         self.listeners.setdefault(session.id, set()).add(conn)
         if conn.seat is not None:
             session.online[conn.seat] = session.online.get(conn.seat, 0) + 1
+        self._online_here(session)
         return self.full_state(session, conn)
 
     def full_state(self, session: Session, conn: Connection) -> str:
@@ -970,6 +983,26 @@ class Manager:
         session = self.sessions.get(game_id)
         if session and conn.seat is not None:
             session.online[conn.seat] = max(0, session.online.get(conn.seat, 0) - 1)
+            self._spawn(self.broadcast(session))
+        if session:
+            self._online_here(session)
+
+    def _online_here(self, session: Session) -> None:
+        """With several processes: tell them which seats are online here, and learn who is
+        online elsewhere while this process has listeners of the game."""
+        if self.presence is None:
+            return
+        if self.listeners.get(session.id):
+            self.presence.watch(session.id)
+        else:
+            self.presence.unwatch(session.id)
+            session.online_elsewhere = set()
+        self.presence.set_here(session.id, {seat for seat, count in session.online.items() if count > 0})
+
+    def _online_elsewhere(self, game_id: str, seats: set[int]) -> None:
+        session = self.sessions.get(game_id)
+        if session is not None and session.online_elsewhere != seats:
+            session.online_elsewhere = set(seats)
             self._spawn(self.broadcast(session))
 
     async def broadcast(self, session: Session) -> None:

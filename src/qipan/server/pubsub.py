@@ -35,6 +35,20 @@ MAX_QUEUED = 10_000
 RETRY_SECONDS = 0.5
 
 
+def redis_client(url: str, timeout: float | None = None):
+    """A redis-py asyncio client that reports a dropped connection at once (no silent
+    retries), with ``timeout`` seconds per command if given."""
+    try:
+        import redis.asyncio as redis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+    except ImportError as exc:  # pragma: no cover - the server extra installs it
+        raise RuntimeError(f"--redis needs redis-py: pip install 'qipan[server]' ({exc})") from exc
+    return redis.Redis.from_url(
+        url, retry=Retry(NoBackoff(), 0), socket_connect_timeout=timeout or 2, socket_timeout=timeout
+    )
+
+
 class Bus:
     """Publish this process's changes and hear the other processes' (``redis://`` URL)."""
 
@@ -46,20 +60,15 @@ class Bus:
         on_connect: Callable[[], Awaitable[None]],
         channel: str = channel_for(None),
     ):
-        try:
-            import redis.asyncio as redis
-            from redis.asyncio.retry import Retry
-            from redis.backoff import NoBackoff
-        except ImportError as exc:  # pragma: no cover - the server extra installs it
-            raise RuntimeError(f"--redis needs redis-py: pip install 'qipan[server]' ({exc})") from exc
         self.url = url
         self.channel = channel
         self.process = process
         self.on_message = on_message
         self.on_connect = on_connect
         # No silent reconnection inside redis-py: a dropped connection must reach us, so
-        # that the process catches up with the store after it.
-        self._redis = redis.Redis.from_url(url, retry=Retry(NoBackoff(), 0), socket_connect_timeout=2)
+        # that the process catches up with the store after it. (Also the client of the
+        # presence marks, presence.py.)
+        self.redis = redis_client(url)
         self._queue: collections.deque[str] = collections.deque()
         self._queued = asyncio.Event()
         self._tasks: list[asyncio.Task] = []
@@ -79,13 +88,18 @@ class Bus:
         await subscribed.wait()
 
     async def stop(self) -> None:
+        """Stop, after sending what is queued (for up to a second)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(1.0):
+                while self._queue and self.connected:
+                    await asyncio.sleep(0.01)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         with contextlib.suppress(Exception):
-            await self._redis.aclose()
+            await self.redis.aclose()
 
     def publish(self, message: dict) -> None:
         """Queue a stored change for the other processes (sent in order, in batches)."""
@@ -101,7 +115,7 @@ class Bus:
             while self._queue:
                 batch = list(self._queue)
                 try:
-                    async with self._redis.pipeline(transaction=False) as pipe:
+                    async with self.redis.pipeline(transaction=False) as pipe:
                         for text in batch:
                             pipe.publish(self.channel, text)
                         await pipe.execute()
@@ -117,7 +131,7 @@ class Bus:
     async def _listener(self, subscribed: asyncio.Event) -> None:
         prefix = self.process + " "
         while True:
-            pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.channel)
                 self.connected = True

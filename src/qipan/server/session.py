@@ -105,6 +105,8 @@ class Session:
     agents: dict[int, Any] = field(default_factory=dict)
     bot_thinking: bool = False
     online: dict[int, int] = field(default_factory=dict)
+    #: Seats online through other serving processes (presence.py; several processes only).
+    online_elsewhere: set[int] = field(default_factory=set)
     #: When the current turn began (wall time), for the seconds spent per move.
     turn_started: float = field(default_factory=time.time)
     _cache: dict = field(default_factory=dict)
@@ -485,7 +487,7 @@ class Session:
                     "agent": s.get("agent"),
                     "limits": s.get("limits"),
                     "joined": bool(s.get("joined")),
-                    "online": self.online.get(i, 0) > 0 or s["kind"] == "bot",
+                    "online": self.online.get(i, 0) > 0 or i in self.online_elsewhere or s["kind"] == "bot",
                 }
                 | ({"colour": colours[i][0], "fill": colours[i][1]} if i < len(colours) else {})
             )

@@ -1,0 +1,121 @@
+"""What several serving processes count together through Redis (the machine's): the
+per-address rate limits and which seats are online. Without Redis (or while it does not
+answer) each process counts alone, as a single server does."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cluster_helpers import on_postgres, serving, two_player_game, until  # noqa: E402
+from server_helpers import free_port  # noqa: E402
+
+from qipan.server import presence  # noqa: E402
+from qipan.server.limits import AddressRate, Limits, SharedCounts  # noqa: E402
+from qipan.server.manager import Connection  # noqa: E402
+from qipan.server.pubsub import redis_client  # noqa: E402
+
+
+# -- rate limits -------------------------------------------------------------------------
+def test_a_rate_is_counted_over_every_process(redis_url):
+    async def scenario():
+        prefix = f"qipan:test-{uuid.uuid4().hex}:rate:http"
+        clients = [redis_client(redis_url, timeout=2) for _ in range(2)]
+        # Two processes' counters: 200 requests per window of 10 s (rate 20/s, burst 200).
+        counts = [SharedCounts(c, prefix, rate=20.0, burst=200) for c in clients]
+        allowed = 0
+        for i in range(300):
+            if await counts[i % 2].wait("10.0.0.1") == 0:
+                allowed += 1
+        # At most the burst, and no more lost than one chunk per process.
+        assert 200 - 2 * counts[0].chunk <= allowed <= 200, allowed
+        wait = await counts[1].wait("10.0.0.1")
+        assert 0 < wait <= 10.0
+        assert await counts[0].wait("10.0.0.2") == 0  # another address has its own count
+        for c in clients:
+            await c.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_without_redis_each_process_counts_alone():
+    async def scenario():
+        dead = redis_client(f"redis://127.0.0.1:{free_port()}", timeout=0.5)
+        rate = AddressRate(1.0, 3, "http")
+        rate.share(dead, "qipan:test:rate")
+        assert await rate.shared.wait("10.0.0.1") is None  # Redis does not answer
+        # The process's own bucket: a burst of 3, then refused.
+        waits = [await rate.wait("10.0.0.1") for _ in range(4)]
+        assert waits[:3] == [0, 0, 0] and waits[3] > 0
+        await dead.aclose()
+
+    asyncio.run(scenario())
+
+
+@on_postgres
+def test_http_requests_over_the_limit_through_either_process_get_429(db_url, redis_url, monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from qipan.server import create_app
+
+    monkeypatch.setenv("QIPAN_KERNELS", "0")
+    limits = Limits(http_rate=1.0, http_burst=10)
+    apps = [create_app(db_url, limits=limits, redis_url=redis_url) for _ in range(2)]
+    with TestClient(apps[0]) as a, TestClient(apps[1]) as b:
+        codes = [(a if i % 2 else b).get("/healthz").status_code for i in range(16)]
+        refused = a.get("/api/specs")
+    assert codes[:10] == [200] * 10, codes  # the burst of 10, shared
+    assert codes[10:] == [429] * 6, codes
+    assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
+    assert "too many requests" in refused.json()["error"]
+
+
+# -- who is online -------------------------------------------------------------------------
+class Listener:
+    """A socket's stand-in: it keeps what the server sends it."""
+
+    def __init__(self, seat):
+        self.sent: list[str] = []
+        self.conn = Connection(self.send, seat)
+
+    async def send(self, text: str) -> None:
+        self.sent.append(text)
+
+
+def online(manager, game_id: str) -> list[bool]:
+    return [s["online"] for s in manager.sessions[game_id].summary()["seats"]]
+
+
+@on_postgres
+def test_a_seat_online_through_one_process_is_online_in_the_others(db_url, redis_url, monkeypatch):
+    monkeypatch.setattr(presence, "TTL", 1.5)
+    monkeypatch.setattr(presence, "REFRESH", 0.3)
+
+    async def scenario():
+        async with serving(db_url, redis_url) as a, serving(db_url, redis_url) as b:
+            game_id, _ = await two_player_game(a)
+            ann, bob, watcher = Listener(0), Listener(1), Listener(None)
+            b.subscribe(await b.get(game_id), watcher.conn)  # a spectator on B
+            a.subscribe(await a.get(game_id), ann.conn)  # Ann's socket on A
+            await until(lambda: online(b, game_id) == [True, False])
+            b.subscribe(await b.get(game_id), bob.conn)  # Bob's on B: A sees him
+            await until(lambda: online(a, game_id) == [True, True])
+            told = len(watcher.sent)
+            a.unsubscribe(game_id, ann.conn)  # Ann closes her page
+            await until(lambda: online(b, game_id) == [False, True])
+            await until(lambda: len(watcher.sent) > told)  # B's spectator was told
+            # Ann is back, then her process stops renewing (as if it died): her mark runs
+            # out after TTL seconds without anyone removing it.
+            a.subscribe(await a.get(game_id), ann.conn)
+            await until(lambda: online(b, game_id) == [True, True])
+            a.presence._task.cancel()
+            gone_from = time.time()
+            await until(lambda: online(b, game_id) == [False, True], timeout=10)
+            assert time.time() - gone_from >= 0.5  # not at once: when the entry ran out
+            a.presence.here.clear()  # nothing to take back at the stop
+
+    asyncio.run(scenario())
