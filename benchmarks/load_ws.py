@@ -43,17 +43,25 @@ def free_port() -> int:
 
 
 def start_server(
-    db: str, limits: str = "Limits.unlimited_rates()", redis: str | None = None
+    db: str,
+    limits: str = "Limits.unlimited_rates()",
+    redis: str | None = None,
+    kernels: bool = False,
+    wrapper: str | None = None,
 ) -> tuple[subprocess.Popen, str]:
     """The server in a subprocess; ``limits`` is a Limits expression (default: no rate
     limits, as every client of a load test comes from 127.0.0.1); ``redis``: one of several
-    processes on ``db``."""
+    processes on ``db``. The compiled kernels serve only bots, and compiling them at start
+    takes about a CPU minute, so they are off unless ``kernels`` (bot games alongside).
+    ``wrapper``: a Python file that runs the server code it is given (a profiler)."""
     port = free_port()
     code = (
         "import qipan.server; from qipan.server.limits import Limits; "
         f"qipan.server.run(port={port}, db={db!r}, log_level='warning', limits={limits}, redis={redis!r})"
     )
-    proc = subprocess.Popen([sys.executable, "-c", code])
+    env = dict(os.environ) if kernels else {**os.environ, "QIPAN_KERNELS": "0"}
+    command = [sys.executable, "-c", code] if wrapper is None else [sys.executable, wrapper, code]
+    proc = subprocess.Popen(command, env=env)
     base = f"http://127.0.0.1:{port}"
     for _ in range(3000):  # a busy machine imports slowly
         try:
@@ -188,7 +196,10 @@ async def run(args) -> None:
         db = args.db or f"sqlite:///{tempfile.mkdtemp(prefix='qipan-load-')}/load.sqlite3"
         if args.processes > 1 and not args.redis:
             raise SystemExit("--processes needs --redis (and a PostgreSQL --db)")
-        started = [start_server(db, redis=args.redis) for _ in range(args.processes)]
+        started = [
+            start_server(db, redis=args.redis, kernels=args.bot_games > 0, wrapper=args.wrapper)
+            for _ in range(args.processes)
+        ]
         procs = [p for p, _ in started]
         bases = [b for _, b in started]
         base = bases[0]
@@ -302,6 +313,9 @@ def main() -> None:
     parser.add_argument("--bot-time", type=float, default=0.5, help="seconds per bot move")
     parser.add_argument("--processes", type=int, default=1, help="server processes to start (needs --redis)")
     parser.add_argument("--redis", default=None, help="redis:// URL for several processes")
+    parser.add_argument(
+        "--wrapper", default=None, help="a Python file that runs the server code it is given (a profiler)"
+    )
     parser.add_argument("--cross", action="store_true", help="each game's second player on the next process")
     args = parser.parse_args()
     try:  # the load client shares the machine with the server: keep it light

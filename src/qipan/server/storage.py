@@ -198,19 +198,34 @@ class Storage:
         self._update_after_move_at = self._update_after_move.where(
             games_table.c.version == sa.bindparam("seen")
         )
-        # PostgreSQL: the usual move (one, against a version) in one statement, sent in
-        # autocommit: one round trip instead of four (BEGIN, UPDATE, INSERT, COMMIT). The
-        # UPDATE in the WITH takes the row lock; the INSERT adds the move only where it
-        # matched; one statement is one transaction, so a duplicate ply undoes both.
-        self._one_move = None
-        if self.engine.dialect.name == "postgresql":
-            self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
-            self._one_move = sa.text(
-                "WITH changed AS (UPDATE games SET status = :status, result = CAST(:result AS JSON),"
-                " clock = CAST(:clock AS JSON), updated = :now, version = version + 1, offers = NULL"
-                " WHERE id = :gid AND version = :seen RETURNING id)"
+        # The usual move (one) goes to the database driver directly: SQLAlchemy's
+        # statement and result layers cost about 4x the driver's own work per move
+        # (0.47 against 0.09 ms CPU on SQLite, 1.1 against 0.38 ms on PostgreSQL).
+        # PostgreSQL: one statement in autocommit, one round trip instead of four (BEGIN,
+        # UPDATE, INSERT, COMMIT); the UPDATE in the WITH takes the row lock, the INSERT adds
+        # the move only where it matched, and one statement is one transaction, so a
+        # duplicate ply undoes both. The driver prepares it after a few uses.
+        self._postgres = self.engine.dialect.name == "postgresql"
+        driver = self.engine.dialect.dbapi
+        self._driver_errors = driver.IntegrityError
+        self._driver_failures = (driver.OperationalError, driver.InterfaceError)
+        if self._postgres:
+            self._one_move = (
+                "WITH changed AS (UPDATE games SET status = %(status)s, result = %(result)s::json,"
+                " clock = %(clock)s::json, updated = %(now)s, version = version + 1, offers = NULL"
+                " WHERE id = %(gid)s AND version = %(seen)s RETURNING id)"
                 " INSERT INTO moves (game_id, ply, text, player, spent, at)"
-                " SELECT id, :ply, :text, :player, :spent, :now FROM changed"
+                " SELECT id, %(ply)s, %(text)s, %(player)s, %(spent)s, %(now)s FROM changed"
+            )
+        else:
+            update = (
+                "UPDATE games SET status = :status, result = :result, clock = :clock, updated = :now,"
+                " version = version + 1, offers = NULL WHERE id = :gid"
+            )
+            self._one_update = {None: update, "seen": update + " AND version = :seen"}
+            self._one_insert = (
+                "INSERT INTO moves (game_id, ply, text, player, spent, at)"
+                " VALUES (:gid, :ply, :text, :player, :spent, :now)"
             )
 
     def close(self) -> None:
@@ -332,7 +347,7 @@ class Storage:
         is raised and nothing is stored. (The server checks the ply against the live game
         first, so there are never gaps.)"""
         now = time.time()
-        if self._one_move is not None and version is not None and len(moves) == 1:
+        if len(moves) == 1 and (version is not None or not self._postgres):
             return self._append_one(game_id, first_ply, moves[0], status, result, clock, version, now)
         rows = _move_rows(game_id, first_ply, moves, now)
         values = {"gid": game_id, "status": status, "result": result, "clock": clock, "now": now}
@@ -355,9 +370,10 @@ class Storage:
         status: str,
         result: dict | None,
         clock: dict | None,
-        version: int,
+        version: int | None,
         now: float,
     ) -> None:
+        """``append_moves`` of one move, on a pooled connection's driver (see __init__)."""
         params = {
             "gid": game_id,
             "seen": version,
@@ -370,12 +386,38 @@ class Storage:
             "player": move.player,
             "spent": move.spent,
         }
+        pooled = self.engine.raw_connection()
         try:
-            with self._autocommit.connect() as conn:
-                added = conn.execute(self._one_move, params).rowcount
-        except IntegrityError as exc:
+            if self._postgres:
+                driver = pooled.driver_connection
+                driver.autocommit = True  # the pool hands connections out idle
+                try:
+                    added = driver.execute(self._one_move, params).rowcount
+                finally:
+                    driver.autocommit = False
+            else:
+                cursor = pooled.cursor()
+                cursor.execute("BEGIN")
+                try:
+                    added = cursor.execute(
+                        self._one_update[None if version is None else "seen"], params
+                    ).rowcount
+                    if added == 1 or version is None:
+                        cursor.execute(self._one_insert, params)
+                        pooled.commit()
+                    else:
+                        pooled.rollback()
+                except BaseException:
+                    pooled.rollback()
+                    raise
+        except self._driver_errors as exc:
             raise StaleMove(f"ply {ply} was already played") from exc
-        if added != 1:
+        except self._driver_failures:
+            pooled.invalidate()  # perhaps a dropped connection: the pool opens a new one
+            raise
+        finally:
+            pooled.close()  # back to the pool
+        if version is not None and added != 1:
             raise GameChanged(f"game {game_id} is no longer at version {version}")
 
     def truncate_moves(self, game_id: str, keep: int, version: int | None = None, **game_fields: Any) -> None:
