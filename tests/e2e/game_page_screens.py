@@ -40,7 +40,17 @@ PLIES = {
     "pipemania": 12,
     "pipemania-2p": 12,
     "tantrix-solitaire": 6,
+    "tantrix-doubles": 10,
+    "modx-3": 12,
+    "pente-team": 16,
+    "twelve-mens-morris": 14,
+    "three-mens-morris": 6,
+    "pipemania-race": 12,
+    "blackpath-ww": 8,
 }
+#: Presets also photographed at the end of a random game (``<preset>-end-*.png``): the
+#: result and its highlighted cells.
+ENDS = ("pente", "trax", "tantrix", "modx", "blackpath", "nine-mens-morris")
 
 
 def seats_for(players: int) -> list[dict]:
@@ -94,8 +104,11 @@ def hold_seats(page, base: str, game_id: str, tokens: list[str]) -> None:
     page.evaluate(f"localStorage.setItem('qipan.seats', {json.dumps(json.dumps(info))})")
 
 
-def photograph(browser, base: str, preset: str, out: Path, plies: int | None = None) -> list[Path]:
+def photograph(
+    browser, base: str, preset: str, out: Path, plies: int | None = None, name: str | None = None
+) -> list[Path]:
     game_id, tokens = start_game(base, preset, PLIES.get(preset, 10) if plies is None else plies)
+    name = name or preset
     written = []
     for label, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         phone = label == "phone"
@@ -114,7 +127,7 @@ def photograph(browser, base: str, preset: str, out: Path, plies: int | None = N
         page.goto(f"{base}/g/{game_id}")
         page.wait_for_selector("#board svg", timeout=TIMEOUT)
         page.wait_for_timeout(300)
-        path = out / f"{preset}-{label}.png"
+        path = out / f"{name}-{label}.png"
         page.screenshot(path=str(path), full_page=True)
         written.append(path)
         context.close()
@@ -133,19 +146,26 @@ def main(argv: list[str]) -> None:
     out = Path(argv[0]) if argv else Path("/work/screenshots")
     out.mkdir(parents=True, exist_ok=True)
     presets = argv[1:] or list(PLIES)
+    import os
     import tempfile
 
     scratch = tempfile.TemporaryDirectory()
-    server = ServerProcess(f"sqlite:///{Path(scratch.name) / 'screens.sqlite3'}").start()
+    running = os.environ.get("QIPAN_E2E_SERVER")  # a server already started (see conftest)
+    server = None if running else ServerProcess(f"sqlite:///{Path(scratch.name) / 'screens.sqlite3'}").start()
+    base = running.rstrip("/") if running else server.base
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=conftest.CHROMIUM, args=conftest.CHROMIUM_ARGS)
             for preset in presets:
-                for path in photograph(browser, server.base, preset, out):
+                for path in photograph(browser, base, preset, out):
                     print("wrote", path)
+                if preset in ENDS:
+                    for path in photograph(browser, base, preset, out, plies=2000, name=f"{preset}-end"):
+                        print("wrote", path)
             browser.close()
     finally:
-        server.kill()
+        if server:
+            server.kill()
         scratch.cleanup()
 
 

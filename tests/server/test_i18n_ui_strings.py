@@ -18,19 +18,10 @@ import pytest
 from qipan.server import i18n
 
 WEB = Path(i18n.__file__).resolve().parent.parent / "web"
-#: The pages and modules of the site area (the game page and analysis have their own).
-HTML_FILES = ["index.html", "account.html", "profile.html", "rules.html"]
-JS_FILES = [
-    "lobby.js",
-    "site.js",
-    "computer.js",
-    "rules-index.js",
-    "rules.js",
-    "account.js",
-    "account-page.js",
-    "profile.js",
-    "terms.js",
-]
+#: The pages of the site and the game page (analysis.html has its own test) and every
+#: script of the site: a new page script is checked without being listed.
+HTML_FILES = ["index.html", "account.html", "profile.html", "rules.html", "game.html"]
+JS_FILES = sorted(p.name for p in WEB.glob("*.js"))
 VISIBLE_ATTRIBUTES = ("placeholder", "title", "aria-label", "alt")
 #: Words that are the same in every language: the brand.
 NAMES = {"qipan"}
@@ -151,10 +142,17 @@ def after(source: str, j: int) -> str:
     return source[j:].lstrip()[:1]
 
 
+#: What comes before literals nobody reads on the page: messages for developers (thrown
+#: errors, console), HTTP headers and class names.
+UNSEEN_AFTER = re.compile(r"(console\.\w+\(|Error\(|super\(|Authorization\s*[:=]|class:|className =)$")
+
+
 def shown(text: str, prior: str, following: str, template: bool) -> bool:
     """Does this literal read as text a person sees?"""
     if not is_words(text) or re.search(r"[/_=<>#\[\]]|^\.|\w\.\w|^\w+(-\w+)+$", text):
         return False  # URLs, selectors, keys ("lobby.play"), identifiers, markup
+    if UNSEEN_AFTER.search(prior) or re.fullmatch(r"--[\w-]+|\(.*\)|[a-z]+(\s*,\s*[a-z]+)+", text):
+        return False  # developers' messages, headers, CSS properties, media queries, tag lists
     words = [w for w in WORDS.findall(text) if w.lower() not in NAMES]
     if template:
         return (
@@ -192,7 +190,7 @@ def test_the_keys_the_pages_use_exist():
         for pairs in re.findall(r'data-i18n-attr="([^"]+)"', text):
             used |= {p.split(":")[1].strip() for p in pairs.split(";") if p}
     for name in JS_FILES:
-        text = (WEB / name).read_text(encoding="utf-8")
+        text = re.sub(r"^\s*//.*$", "", (WEB / name).read_text(encoding="utf-8"), flags=re.M)  # examples
         used |= set(re.findall(r'\bt\("([^"]+)"', text))
         for first, second in re.findall(r'\bt\(\w+(?:\.\w+)* \? "([^"]+)" : "([^"]+)"', text):
             used |= {first, second}
@@ -215,6 +213,14 @@ def test_the_keys_the_pages_use_exist():
         ('addEventListener("change", refresh)', []),
         ('const re = /["\']/g; el("b", {}, "ok now")', ["ok now"]),
         ("// a comment with words\nconst a = 1;", []),
+        ("throw new Error(`unknown language ${x}`)", []),
+        ('console.warn("no message for this")', []),
+        ("headers: { Authorization: `Bearer ${token}` }", []),
+        ("headers.Authorization = `Bearer ${token}`;", []),
+        ('el("li", { class: `seat${a ? " to-move" : ""}` })', []),
+        ('matchMedia("(pointer: coarse)"); style.setProperty("--my-fill", c)', []),
+        ('node.querySelector("input, select, textarea")', []),
+        ('el("h3", {}, "Chat")', ["Chat"]),
     ],
 )
 def test_the_javascript_check_finds_shown_english_and_only_that(source, found):

@@ -2,6 +2,7 @@
 // are inserted as text nodes, never as HTML). Polled, so it works with any server process.
 import { el, mySeats } from "./api.js";
 import { loadAccountSeats, siteApi, whoami } from "./account.js";
+import { t, translateError } from "./i18n.js";
 
 const gameId = location.pathname.split("/")[2];
 const $ = (id) => document.getElementById(id);
@@ -29,19 +30,19 @@ function panel() {
   const tab = (name, label) => el("button", { type: "button", id: `chat-tab-${name}`, "data-room": name,
     "aria-selected": "false", onclick: () => show(name) }, label);
   return el("section", { class: "chat", id: "chat" },
-    el("h3", {}, "Chat"),
-    el("div", { class: "tabs", role: "tablist" }, tab("players", "Players"), tab("spectators", "Spectators")),
+    el("h3", {}, t("game.chat")),
+    el("div", { class: "tabs", role: "tablist" }, tab("players", t("game.chat_players")), tab("spectators", t("game.chat_spectators"))),
     el("ol", { id: "chat-messages", "aria-live": "polite" }),
     el("form", { id: "chat-form", onsubmit: send },
-      el("input", { id: "chat-input", maxlength: "300", autocomplete: "off", placeholder: "say something", "aria-label": "chat message" }),
-      el("button", { type: "submit", id: "chat-send" }, "Send")),
+      el("input", { id: "chat-input", maxlength: "300", autocomplete: "off", placeholder: t("game.chat_placeholder"), "aria-label": t("game.chat_label") }),
+      el("button", { type: "submit", id: "chat-send" }, t("game.chat_send"))),
     el("p", { class: "error", id: "chat-error", role: "alert" }));
 }
 
 function line(m) {
   const mine = me && me.account && m.name === me.account.username;
-  const mute = me && me.account && !mine ? el("button", { type: "button", class: "mute", title: `mute ${m.name}`,
-    onclick: () => mute(m.name) }, "mute") : null;
+  const mute = me && me.account && !mine ? el("button", { type: "button", class: "mute", title: t("game.chat_mute_who", { name: m.name }),
+    onclick: () => mute(m.name) }, t("game.chat_mute")) : null;
   return el("li", { "data-id": m.id }, el("span", { class: "who" }, m.name), el("span", { class: "text" }, m.text), mute);
 }
 
@@ -54,7 +55,7 @@ async function poll() {
     if (messages.length) list.scrollTop = list.scrollHeight;
   } catch (err) {
     if (room === "players") { $("chat-tab-players").hidden = true; show("spectators"); }
-    else $("chat-error").textContent = err.message;
+    else $("chat-error").textContent = translateError(err.message);
   }
 }
 
@@ -67,7 +68,8 @@ function show(name) {
   $("chat-form").hidden = !canWrite;
   $("chat-error").textContent = "";
   if (!canWrite && name === "spectators") {
-    $("chat-error").replaceChildren("Log in to chat: ", el("a", { href: `/account?next=${encodeURIComponent(location.pathname)}` }, "log in"));
+    $("chat-error").replaceChildren(t("game.chat_login_first"),
+      el("a", { href: `/account?next=${encodeURIComponent(location.pathname)}` }, t("game.chat_login")));
   }
   poll();
 }
@@ -82,14 +84,14 @@ async function send(event) {
     await request("POST", `/api/games/${gameId}/chat`, { room, text });
     input.value = "";
     poll();
-  } catch (err) { $("chat-error").textContent = err.message; }
+  } catch (err) { $("chat-error").textContent = translateError(err.message); }
 }
 
 async function mute(name) {
   try {
     await siteApi("POST", "/api/account/mutes", { username: name });
     show(room);
-  } catch (err) { $("chat-error").textContent = err.message; }
+  } catch (err) { $("chat-error").textContent = translateError(err.message); }
 }
 
 async function main() {

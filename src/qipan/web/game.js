@@ -288,12 +288,11 @@ async function sendMove(text, target = null) {
   }
 }
 
-async function act(kind, action) {
+async function act(kind, body = {}) {
   showError("");
   const tokens = myTokens();
   const token = tokens[state.to_move] || Object.values(tokens)[0];
   try {
-    const body = action ? { action } : {};
     await api("POST", `/api/games/${gameId}/${kind}`, body, token);
   } catch (err) { showError(err); }
 }
@@ -418,8 +417,8 @@ async function main() {
     if (text) { sendMove(text); $("notation").value = ""; }
   });
   $("resign").onclick = () => { if (confirm(t("game.resign_confirm"))) act("resign"); };
-  $("draw").onclick = () => act("draw", "offer");
-  $("undo").onclick = () => act("undo", "offer");
+  $("draw").onclick = () => act("draw", { action: "offer" });
+  $("undo").onclick = () => act("undo", { action: "offer" });
   window.addEventListener("resize", () => board.fitTargets());
   await claimInvite();
   await loadAccountSeats(gameId);  // an account's seats, on any device
