@@ -11,6 +11,8 @@ of the old one, see ``svg_patch``). A Pente move changes a few tokens of about 1
 from __future__ import annotations
 
 from collections import Counter
+from itertools import compress, count
+from operator import ne
 from typing import Any
 
 #: Fields of the state that are sent again only when they change.
@@ -42,35 +44,46 @@ def svg_patch(old: str, new: str) -> list[list[Any]]:
 
 def _diff(a: list[str], b: list[str]) -> list[list[Any]]:
     """Replacements turning ``a`` into ``b``, in linear time: the common start and end
-    are cut off, then tokens that occur once on both sides anchor the rest in order (a
-    move changes a few places of a picture whose elements are mostly unique)."""
+    are cut off; a middle of the same length on both sides (a piece placed on an empty
+    point, a marker moved) is compared token by token; otherwise tokens that occur once
+    on both sides anchor the rest in order (a move changes a few places of a picture
+    whose elements are mostly unique). The token loops run in C (map, compress)."""
     n, m = len(a), len(b)
-    lo = 0
-    while lo < n and lo < m and a[lo] == b[lo]:
-        lo += 1
-    tail = 0
-    while tail < n - lo and tail < m - lo and a[n - 1 - tail] == b[m - 1 - tail]:
-        tail += 1
+    lo = next(compress(count(), map(ne, a, b)), min(n, m))
+    tail = next(compress(count(), map(ne, reversed(a), reversed(b))), min(n, m))
+    tail = min(tail, n - lo, m - lo)
     a_end, b_end = n - tail, m - tail
-    seen_a = Counter(a[lo:a_end])
-    where_b: dict[str, int] = {}
-    repeated = set()
-    for k in range(lo, b_end):
-        if b[k] in where_b:
-            repeated.add(b[k])
-        else:
-            where_b[b[k]] = k
+    if a_end - lo == b_end - lo:
+        changed = list(compress(count(lo), map(ne, a[lo:a_end], b[lo:b_end])))
+        if len(changed) <= 8:  # few tokens differ in place: replace just those
+            return _runs(changed, b)
+    a_mid, b_mid = a[lo:a_end], b[lo:b_end]
+    seen_b = Counter(b_mid)
+    anchors = {token for token, times in Counter(a_mid).items() if times == 1 and seen_b[token] == 1}
+    where_b = {token: k for k, token in enumerate(b_mid, lo)}
     ops: list[list[Any]] = []
     ai = bi = lo
-    for k in range(lo, a_end):
-        token = a[k]
-        kb = where_b.get(token)
-        if kb is None or kb < bi or token in repeated or seen_a[token] != 1:
+    for k in compress(count(lo), map(anchors.__contains__, a_mid)):
+        kb = where_b[a[k]]
+        if kb < bi:
             continue
         if k != ai or kb != bi:  # most anchors follow the previous one directly
             _gap(a, b, ai, k, bi, kb, ops)
         ai, bi = k + 1, kb + 1
     _gap(a, b, ai, a_end, bi, b_end, ops)
+    return ops
+
+
+def _runs(changed: list[int], b: list[str]) -> list[list[Any]]:
+    """One-for-one replacements of the tokens at the (ascending) indices ``changed``,
+    consecutive ones together."""
+    ops: list[list[Any]] = []
+    for k in changed:
+        if ops and ops[-1][1] == k:
+            ops[-1][1] = k + 1
+            ops[-1][2].append(b[k])
+        else:
+            ops.append([k, k + 1, [b[k]]])
     return ops
 
 
@@ -87,15 +100,24 @@ def _gap(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int, ops: li
 def _token_edit(old: str, new: str) -> str | list:
     if not (old.isascii() and new.isascii()):
         return new
-    keep = 0
     limit = min(len(old), len(new))
-    while keep < limit and old[keep] == new[keep]:
-        keep += 1
-    cut = 0
-    while cut < limit - keep and old[-1 - cut] == new[-1 - cut]:
-        cut += 1
+    keep = _common_length(limit, lambda k: old[:k] == new[:k])
+    cut = _common_length(limit - keep, lambda k: old[len(old) - k :] == new[len(new) - k :])
     middle = new[keep : len(new) - cut]
     return [keep, cut, middle] if len(middle) + 12 < len(new) else new
+
+
+def _common_length(limit: int, same) -> int:
+    """The largest k <= limit with ``same(k)`` (true up to some k, false beyond it): a
+    binary search over slice comparisons, which run in C."""
+    lo, hi = 0, limit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if same(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def _apply_edit(old: str, edit: str | list) -> str:
