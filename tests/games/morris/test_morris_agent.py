@@ -83,6 +83,52 @@ def test_the_evaluation_sees_mobility_blocked_stones_and_reachable_mills():
 
 
 @needs_kernels
+def test_a_closed_mill_that_can_open_and_close_again_counts_by_who_can_fill_the_gap():
+    from qipan.games.morris.kernel import W_FREE_RUN, W_OPENABLE, _running_closed
+
+    game = qipan.load("nine-mens-morris")
+    kernel, index = game.kernel(), game.tables.index
+
+    def mask(points):
+        return sum(1 << index[p] for p in points.split())
+
+    mill = mask("d5 d6 d7")
+    walls = "a7 g7 c5 e5"  # Black stones that keep d7 and d5 in place
+    run = _running_closed(kernel.pt, mill, mask(walls), mask("b6 f6"), False)
+    filled = _running_closed(kernel.pt, mill, mask(walls + " f6"), mask("b6"), False)
+    flying = _running_closed(kernel.pt, mill, mask(walls), mask("b6 f6"), True)
+    stuck = _running_closed(kernel.pt, mill, mask(walls + " f6 b6"), 0, False)
+    # d6 steps to b6 (or f6) and back: no Black stone can enter d6 in between ...
+    assert run == W_FREE_RUN
+    # ... unless one stands next to it (f6), or Black flies; with no empty neighbour, nothing.
+    assert filled == flying == W_OPENABLE and stuck == 0
+
+
+@needs_kernels
+def test_a_position_that_occurred_before_is_told_apart_for_the_transposition_table():
+    from qipan.games.morris.kernel import _occurred
+
+    game = qipan.load("nine-mens-morris")
+    kernel = game.kernel()
+    state = game.position("W:a1,a4,g7,b4,c3 B:d7,f6,f2,e4,d1 hands:0,0 to:W")
+    for move in ("c3-d3", "e4-e3"):  # the game so far; the search starts here
+        state.play(move)
+    root = kernel.state(state)
+
+    def after(*moves):
+        s, ref = root.copy(), state.copy()
+        for move in moves:
+            kernel.play(s, kernel.code(game.parse(move, ref)))
+            ref.play(move)
+        return _occurred(kernel.par, s)
+
+    assert after("d3-c3", "e3-e4")  # the game's start again
+    assert after("b4-c4", "f2-d2", "c4-b4", "d2-f2")  # the root again, on the search path
+    assert not after("b4-c4") and not after("b4-c4", "f2-d2")
+    assert not _occurred(kernel.par, kernel.state(game.new()))  # placing: never counted
+
+
+@needs_kernels
 def test_same_seed_same_moves_and_the_seed_varies_equal_choices():
     game = qipan.load("nine-mens-morris")
 

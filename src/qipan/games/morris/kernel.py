@@ -973,8 +973,11 @@ W_BLOCKED = 16.0  # per stone without an empty neighbour while sliding
 W_SLIDE_PLACING = 4.0  # the same, foreseen while placing
 W_BLOCKED_PLACING = 9.0
 W_JUNCTION = 5.0  # a stone on a point with four neighbours, while placing
+RAMP_HAND = 4.0  # with fewer stones in hand the placing mobility weights move to the sliding ones
 W_TEMPO = 55.0  # the side to move can close a mill now
 W_FORK = 60.0  # the side not to move threatens two mills: one block is not enough
+W_FREE_RUN = 60.0  # sliding: a closed mill that can open and close again, no enemy can fill the gap
+W_OPENABLE = 10.0  # ... one whose gap an enemy stone next to it could fill
 
 
 @njit
@@ -992,6 +995,27 @@ def _near_blockade(slides):
 
 
 @njit
+def _running_closed(pt, m, opp, empty, opp_flies):
+    """A closed mill ``m`` as a mill that runs: a stone of it steps out onto an
+    empty point off the line and back next move, closing it again. Worth ``W_FREE_RUN`` when
+    no enemy stone stands next to the gap it leaves (nothing can fill it: a capture every
+    other move), ``W_OPENABLE`` when one does, 0 when no stone of it can step out."""
+    value = 0.0
+    x = m
+    while x:
+        low = x & -x
+        x ^= low
+        nbr = pt[low_index(low), PT_NBR]
+        if nbr & empty & ~m == 0:
+            continue
+        if opp_flies or nbr & opp:
+            value = max(value, W_OPENABLE)
+        else:
+            return W_FREE_RUN
+    return value
+
+
+@njit
 def side_terms(pt, lines, par, s, p, empty):
     """The evaluation terms of player ``p`` alone (``strong_evaluate`` subtracts the other's)."""
     own = s[S_BB0 + p]
@@ -1003,12 +1027,16 @@ def side_terms(pt, lines, par, s, p, empty):
     if par[_P_LINE_GOAL] == 0:
         score += W_STONE * (hand + on_board)
     nlines = par[_P_NLINES]
+    opp = s[S_BB0 + 1 - p]
+    opp_flies = s[S_HAND0 + 1 - p] == 0 and popcount(opp) <= par[_P_FLY_AT]
     mills = 0
     for i in range(nlines):
         m = lines[i]
         if own & m == m:
             mills |= m
             score += W_MILL
+            if sliding:
+                score += _running_closed(pt, m, opp, empty, opp_flies)
     once = 0
     twice = 0
     reach = 0
@@ -1046,7 +1074,12 @@ def side_terms(pt, lines, par, s, p, empty):
     if sliding:
         score += W_SLIDE * slides - W_BLOCKED * blocked - _near_blockade(slides)
     elif hand:
-        score += W_SLIDE_PLACING * slides - W_BLOCKED_PLACING * blocked + W_JUNCTION * junctions
+        # The last placements decide the blockades of the sliding phase: the mobility they
+        # leave weighs more as the hand empties, up to the sliding weights.
+        near = max(0.0, (RAMP_HAND - hand) / RAMP_HAND)
+        w_slide = W_SLIDE_PLACING + near * (W_SLIDE - W_SLIDE_PLACING)
+        w_blocked = W_BLOCKED_PLACING + near * (W_BLOCKED - W_BLOCKED_PLACING)
+        score += w_slide * slides - w_blocked * blocked + W_JUNCTION * junctions
     if reach:
         if s[S_TO_MOVE] == p:
             score += W_TEMPO
@@ -1103,6 +1136,7 @@ def _pick(moves, sc, i, n):
 #: ``counters`` slots of the ``morris`` search beyond the reference's: the root player and
 #: the contempt (what a draw costs the root player, in evaluation units).
 C_ROOT, C_CONTEMPT = 3, 4
+N_COUNTERS = 5
 
 
 @njit
@@ -1113,6 +1147,20 @@ def _ended(s, ply, player, counters):
         contempt = float(counters[C_CONTEMPT])
         return -contempt if player == counters[C_ROOT] else contempt
     return WIN - ply if s[S_RESULT] == player else -WIN + ply
+
+
+@njit
+def _occurred(par, s):
+    """The position occurred before, as the repetition rule counts it. Its value then
+    depends on the history (once more may be the draw), which the transposition table does
+    not know: such a node is searched, so the draw is seen where it is (``play``)."""
+    if par[_P_REP] == 0 or s[S_HAND0] or s[S_HAND1]:
+        return False
+    key = position_key(s)
+    for i in range(HEADER + s[S_HIST_BASE], HEADER + s[S_HIST_LEN] - 1):  # the last is this one
+        if s[i] == key:
+            return True
+    return False
 
 
 @njit
@@ -1180,7 +1228,7 @@ def _pvs(
     tt_move = -1
     if tt_keys[idx] == key:
         tt_move = tt_ints[idx, 2]
-        if tt_ints[idx, 0] >= depth:
+        if tt_ints[idx, 0] >= depth and not _occurred(par, s):
             flag = tt_ints[idx, 1]
             value = tt_vals[idx]
             if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
@@ -1241,7 +1289,8 @@ def pvs_root(
 ):  # fmt: skip
     """One iteration at the root over ``root_moves`` in their order (``fixed[i]``: a known
     value of move ``i``, NaN to search it). Writes the moves' values (bounds for those that
-    fail low) into ``values``; returns the index of the best move, or -1 when aborted."""
+    fail low) into ``values``; returns the index of the best move. Aborted (over the node
+    budget, ``counters[C_ABORT]``): the best of the moves searched to the end, -1 if none."""
     bufs = np.empty((PVS_MAX_PLY, MAX_MOVES), np.int64)
     scores = np.empty((PVS_MAX_PLY, MAX_MOVES), np.int64)
     saved = np.empty((PVS_MAX_PLY, HEADER), np.int64)
@@ -1270,7 +1319,7 @@ def pvs_root(
                 )  # fmt: skip
             work[:HEADER] = keep
             if counters[C_ABORT]:
-                return -1
+                return best
         values[i] = v
         if v > best_value:
             best_value = v

@@ -1,7 +1,8 @@
 """Iterative deepening for the ``morris`` agent over the kernel's PVS (``kernel.pvs_root``):
 aspiration windows around the last score, the best move first at each new depth, root moves
-whose value is already known (from the perfect-play tables) given as fixed values, and the
-transposition table and history kept between the moves of a game.
+whose value is already known (from the perfect-play tables) given as fixed values, the
+transposition table and history kept between the moves of a game, and the best move of an
+iteration cut short by the clock when it already beat the previous one.
 
 Numba code has no clock here (its disk cache and ``objmode`` do not mix), so each iteration
 gets a node budget from the time left and the speed measured so far, like the reference
@@ -13,7 +14,18 @@ import math
 
 from ...agents import clock
 from ...fast import np
-from .kernel import C_ABORT, C_BUDGET, C_CONTEMPT, C_NODES, C_ROOT, PVS_MAX_PLY, QDEPTH, WIN, pvs_root
+from .kernel import (
+    C_ABORT,
+    C_BUDGET,
+    C_CONTEMPT,
+    C_NODES,
+    C_ROOT,
+    N_COUNTERS,
+    PVS_MAX_PLY,
+    QDEPTH,
+    WIN,
+    pvs_root,
+)
 
 INF = 1e18
 #: Deepest iteration (the kernel's ply arrays hold the quiescence search beyond it).
@@ -54,7 +66,7 @@ class Searcher:
         s = k.state(state)
         self.history //= 4  # the last move's counts still order, the new ones soon dominate
         killers = np.zeros((PVS_MAX_PLY, 2), np.int64)
-        counters = np.zeros(5, np.int64)
+        counters = np.zeros(N_COUNTERS, np.int64)
         counters[C_ROOT], counters[C_CONTEMPT] = state.to_move, self.contempt
         root = np.array(codes, np.int64)
         known = np.full(len(codes), math.nan) if fixed is None else np.array(fixed, np.float64)
@@ -80,7 +92,7 @@ class Searcher:
                     k.pt, k.lines, k.par, s, root, known, d, alpha, beta,
                     self.tt_keys, self.tt_ints, self.tt_vals, killers, self.history, counters, values,
                 )  # fmt: skip
-                if best < 0 or alpha < values[best] < beta:
+                if counters[C_ABORT] or alpha < values[best] < beta:
                     break
                 alpha, beta = -INF, INF  # outside the window: again with a full one
             done = int(counters[C_NODES]) - before_nodes
@@ -90,7 +102,11 @@ class Searcher:
                 if self.searched_time > 0.005:
                     self.rate = self.searched_nodes / self.searched_time
             result.nodes = int(counters[C_NODES])
-            if best < 0 or counters[C_ABORT]:
+            if counters[C_ABORT]:
+                # Out of time within the iteration: a move that beat the last iteration's
+                # best (searched first) with an exact value is a better choice already.
+                if best > 0 and alpha < values[best] < beta:
+                    result.code, result.score = int(root[best]), float(values[best])
                 break
             score = float(values[best])
             result.code, result.score, result.depth = int(root[best]), score, d
