@@ -13,6 +13,7 @@ players) over the compiled twin of ``evaluation.evaluate``, with the same values
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 
 from ...agents import clock
 from ...core.errors import OptionError
@@ -297,6 +298,17 @@ def _random_move(points, inner, dirs8, par, s, rng, buf):
 
 
 @njit
+def _playout(points, inner, lines, line_len, tria, dirs8, par, s, rng, buf, undo, cap):
+    """Random moves from ``s`` until the game ends or ``cap`` plies (0: no cap); the plies."""
+    plies = 0
+    while s[S_RESULT] == ONGOING and (cap == 0 or plies < cap):
+        code = _random_move(points, inner, dirs8, par, s, rng, buf)
+        play(points, lines, line_len, tria, dirs8, par, s, code, undo)
+        plies += 1
+    return plies
+
+
+@njit
 def playouts(points, inner, lines, line_len, tria, dirs8, par, s0, rng, games, cap):
     """``games`` random playouts from ``s0``: (plies, draws, unfinished, wins per player x4)."""
     buf = np.empty(par[P_NPOINTS] * 8 + 8, np.int64)
@@ -305,21 +317,7 @@ def playouts(points, inner, lines, line_len, tria, dirs8, par, s0, rng, games, c
     stats = np.zeros(7, np.int64)
     for _ in range(games):
         s[:] = s0
-        plies = 0
-        while s[S_RESULT] == ONGOING and (cap == 0 or plies < cap):
-            play(
-                points,
-                lines,
-                line_len,
-                tria,
-                dirs8,
-                par,
-                s,
-                _random_move(points, inner, dirs8, par, s, rng, buf),
-                undo,
-            )
-            plies += 1
-        stats[0] += plies
+        stats[0] += _playout(points, inner, lines, line_len, tria, dirs8, par, s, rng, buf, undo, cap)
         r = s[S_RESULT]
         if r == DRAW:
             stats[1] += 1
@@ -568,46 +566,44 @@ def rewards(points, inner, dirs8, par, ev, s, out):
 
 # -- UCT for ``mcts`` (every player count: each node keeps every player's reward sum) -----------
 # Integer node fields (rows of ``nodes``), float fields (rows of ``stats``: visits, then the
-# reward sum of each of up to 4 players), ``meta``: nodes and pool entries in use.
-N_MOVE, N_FIRST, N_LAST, N_NEXT, N_POOL, N_UNTRIED, N_TO_MOVE = range(7)
-N_INT = 7
+# reward sum of each of up to 4 players), ``meta``: nodes in use. A node's untried moves are
+# the first ``N_UNTRIED`` of its legal moves, listed again when one is expanded (a 19x19 list
+# per node would cost more memory than the tree); the root's, shuffled, stay in ``root_moves``.
+N_MOVE, N_FIRST, N_LAST, N_NEXT, N_UNTRIED, N_TO_MOVE = range(6)
+N_INT = 6
 F_VISITS, F_TOTAL = 0, 1
-M_NODES, M_POOL = 0, 1
+M_NODES = 0
 
 
 @njit
-def _new_node(points, inner, dirs8, par, s, nodes, stats, pool, meta, code, shuffle, rng):
-    """Append a node for ``s`` (reached by ``code``) with its legal moves untried."""
+def _new_node(points, inner, dirs8, par, s, nodes, stats, meta, code, buf):
+    """Append a node for ``s`` (reached by ``code``) with its legal moves (listed in ``buf``)
+    untried."""
     i = meta[M_NODES]
     meta[M_NODES] = i + 1
-    start = meta[M_POOL]
-    n = legal_moves(points, inner, dirs8, par, s, pool[start:])
-    if shuffle:  # the root's untried moves are shuffled (``mcts``: rng.shuffle)
-        for j in range(n - 1, 0, -1):
-            k = rand_below(rng, j + 1)
-            pool[start + j], pool[start + k] = pool[start + k], pool[start + j]
-    meta[M_POOL] = start + n
     nodes[i, N_MOVE] = code
     nodes[i, N_FIRST] = -1
     nodes[i, N_LAST] = -1
     nodes[i, N_NEXT] = -1
-    nodes[i, N_POOL] = start
-    nodes[i, N_UNTRIED] = n
+    nodes[i, N_UNTRIED] = legal_moves(points, inner, dirs8, par, s, buf)
     nodes[i, N_TO_MOVE] = s[S_TO_MOVE]
     stats[i, :] = 0.0
     return i
 
 
 @njit
-def mcts_init(points, inner, dirs8, par, root, nodes, stats, pool, meta, rng):
+def mcts_init(points, inner, dirs8, par, root, nodes, stats, root_moves, meta, rng):
     meta[M_NODES] = 0
-    meta[M_POOL] = 0
-    _new_node(points, inner, dirs8, par, root, nodes, stats, pool, meta, 0, True, rng)
+    _new_node(points, inner, dirs8, par, root, nodes, stats, meta, 0, root_moves)
+    n = nodes[0, N_UNTRIED]
+    for j in range(n - 1, 0, -1):  # the root's untried moves are shuffled (``mcts``: rng.shuffle)
+        k = rand_below(rng, j + 1)
+        root_moves[j], root_moves[k] = root_moves[k], root_moves[j]
 
 
 @njit
-def mcts_run(R, inner, ev, root, nodes, stats, pool, meta, rng, iterations, exploration, cap):
-    """Up to ``iterations`` UCT iterations (stops early when the arrays may run out of room);
+def mcts_run(R, inner, ev, root, nodes, stats, root_moves, meta, rng, iterations, exploration, cap):
+    """Up to ``iterations`` UCT iterations (stops early when ``nodes`` may run out of room);
     returns the iterations done. ``R``: the rule arrays (``PenteKernel._rules``)."""
     points, lines, line_len, tria, dirs8, par = R
     room = par[P_NPOINTS] * 8 + 8
@@ -619,7 +615,7 @@ def mcts_run(R, inner, ev, root, nodes, stats, pool, meta, rng, iterations, expl
     players = root[S_PLAYERS]
     done = 0
     while done < iterations:
-        if meta[M_NODES] + 1 >= nodes.shape[0] or meta[M_POOL] + room >= pool.shape[0]:
+        if meta[M_NODES] + 1 >= nodes.shape[0]:
             break
         s[:] = root
         node = 0
@@ -628,9 +624,13 @@ def mcts_run(R, inner, ev, root, nodes, stats, pool, meta, rng, iterations, expl
         while s[S_RESULT] == ONGOING:  # selection and expansion
             if nodes[node, N_UNTRIED]:
                 nodes[node, N_UNTRIED] -= 1
-                code = pool[nodes[node, N_POOL] + nodes[node, N_UNTRIED]]
+                if node == 0:
+                    code = root_moves[nodes[0, N_UNTRIED]]
+                else:
+                    legal_moves(points, inner, dirs8, par, s, buf)
+                    code = buf[nodes[node, N_UNTRIED]]
                 play(points, lines, line_len, tria, dirs8, par, s, code, undo)
-                child = _new_node(points, inner, dirs8, par, s, nodes, stats, pool, meta, code, False, rng)
+                child = _new_node(points, inner, dirs8, par, s, nodes, stats, meta, code, buf)
                 if nodes[node, N_LAST] < 0:
                     nodes[node, N_FIRST] = child
                 else:
@@ -655,20 +655,8 @@ def mcts_run(R, inner, ev, root, nodes, stats, pool, meta, rng, iterations, expl
             node = best
             depth += 1
             path[depth] = node
-        plies = 0  # playout
-        while s[S_RESULT] == ONGOING and plies < cap:
-            play(
-                points,
-                lines,
-                line_len,
-                tria,
-                dirs8,
-                par,
-                s,
-                _random_move(points, inner, dirs8, par, s, rng, buf),
-                undo,
-            )
-            plies += 1
+        if cap > 0:  # ``mcts``: a cap of 0 scores the new node by the evaluation at once
+            _playout(points, inner, lines, line_len, tria, dirs8, par, s, rng, buf, undo, cap)
         rewards(points, inner, dirs8, par, ev, s, reward)
         for k in range(depth + 1):
             i = path[k]
@@ -917,20 +905,36 @@ class PenteKernel:
     # -- states and moves --------------------------------------------------------------------
     def state(self, ref) -> np.ndarray:
         s = np.zeros(HEADER + self.geom.size, np.int64)
-        s[S_TO_MOVE] = -1 if ref.to_move is None else ref.to_move
-        s[S_PLACED], s[S_STONES], s[S_PENDING] = ref.placed, ref.stones, ref.pending
-        s[S_MAYBE_LINE], s[S_LAST] = ref.maybe_line, ref.last
-        s[S_CAPS : S_CAPS + ref.num_players] = ref.captures
+        s[: S_RESULT + 1] = self._header(ref)
         s[S_PLAYERS] = ref.num_players
-        s[S_RESULT] = ONGOING
-        if ref.outcome is not None:
-            s[S_RESULT] = sum(1 << p for p in ref.outcome.winners)
         s[HEADER:] = ref.cells
         return s
 
     @staticmethod
+    def _header(ref) -> list[int]:
+        """The fields of ``ref`` in the kernel state's header, up to ``S_RESULT``."""
+        caps = [*ref.captures, *[0] * (4 - ref.num_players)]
+        result = ONGOING if ref.outcome is None else sum(1 << p for p in ref.outcome.winners)
+        to_move = -1 if ref.to_move is None else ref.to_move
+        return [to_move, ref.placed, ref.stones, ref.pending, ref.maybe_line, ref.last, *caps, result]
+
+    @staticmethod
     def snapshot(s) -> tuple[int, ...]:
-        return tuple(int(x) for x in s[: S_RESULT + 1]) + tuple(int(x) for x in s[HEADER:])
+        """The position fields of ``s`` (header, every cell) for comparing with the rules."""
+        return tuple(s[: S_RESULT + 1].tolist() + s[HEADER:].tolist())
+
+    def snapshot_of(self, ref) -> tuple[int, ...]:
+        """``snapshot(state(ref))`` without building the state (``qipan.fast.check_kernel``)."""
+        return tuple(self._header(ref) + list(ref.cells))
+
+    def moves_of(self, codes: list[int]) -> list:
+        """The reference Moves of kernel codes: a plain placement is the board's own Move."""
+        if len(codes) > 1:
+            try:
+                return list(itemgetter(*codes)(self.geom.moves))  # one call: CI compares thousands of games
+            except IndexError:  # a choice of pairs (``max_pairs_per_move``)
+                pass
+        return [self.move(c) for c in codes]
 
     def legal(self, s) -> list[int]:
         n = legal_moves(self.points, self.inner, self.dirs8, self.par, s, self._buf)
@@ -1027,7 +1031,7 @@ class PenteKernel:
             ran = run(todo)
             done += ran
             if ran < todo:
-                tree.grow(room)
+                tree.grow()
             if deadline is not None and clock.now() >= deadline:
                 break
             batch = min(batch * 2, 1024) if deadline is None else batch
@@ -1083,18 +1087,15 @@ class _Tree:
     def __init__(self, nodes: int, room: int):
         self.nodes = np.empty((nodes, N_INT), np.int64)
         self.stats = np.empty((nodes, 5), np.float64)
-        self.pool = np.empty(nodes * 64 + 2 * room, np.int64)
-        self.meta = np.zeros(2, np.int64)
+        self.root_moves = np.empty(room, np.int64)
+        self.meta = np.zeros(1, np.int64)
 
     def arrays(self) -> tuple:
-        return self.nodes, self.stats, self.pool, self.meta
+        return self.nodes, self.stats, self.root_moves, self.meta
 
-    def grow(self, room: int) -> None:
-        if self.meta[M_NODES] + 1 >= self.nodes.shape[0]:
-            self.nodes = np.concatenate([self.nodes, np.empty_like(self.nodes)])
-            self.stats = np.concatenate([self.stats, np.empty_like(self.stats)])
-        if self.meta[M_POOL] + room >= self.pool.shape[0]:
-            self.pool = np.concatenate([self.pool, np.empty_like(self.pool)])
+    def grow(self) -> None:
+        self.nodes = np.concatenate([self.nodes, np.empty_like(self.nodes)])
+        self.stats = np.concatenate([self.stats, np.empty_like(self.stats)])
 
 
 def kernel_for(game):
