@@ -109,7 +109,7 @@ def test_with_a_time_limit_playouts_run_until_the_deadline_unless_turned_off(mon
 
     handed = []
 
-    def recording(state, player, ranked, rng, deadline=None, budget=None, fast=False):
+    def recording(state, player, ranked, rng, deadline=None, budget=None, fast=False, whole_rounds=False):
         handed.append((deadline is not None, budget))
         return ranked[0][1]
 
@@ -264,3 +264,18 @@ def test_building_moves_without_listing_are_the_listed_ones_in_order(preset, pla
             checked.add((state.step == FREE, state.endgame))
         state.play_unchecked(state.random_move(rng))
     assert checked == {(True, False), (False, False), (True, True), (False, True)}
+
+
+def test_whole_rounds_judge_every_candidate_on_the_same_draws(monkeypatch):
+    # Seven playouts over six candidates: the seventh (a round cut short) is left out, so
+    # the choice is the one after six; without whole rounds the seventh counts.
+    state = next(s for s in decisions(2, 6, min_board=10) if s.step == FREE and len(s.legal_moves()) > 6)
+    ranked = [(0.0, m) for m in state.legal_moves()[:CANDIDATES]]
+    rounds = [0.4, 0.5, 0.5, 0.5, 0.5, 0.5, 1.0]
+    results = iter(rounds)
+    monkeypatch.setattr(playouts, "playout", lambda *args: next(results))
+    kept = best_by_playouts(state, 0, ranked, random.Random(1), budget=7, whole_rounds=True)
+    results = iter(rounds)
+    counted = best_by_playouts(state, 0, ranked, random.Random(1), budget=7)
+    assert kept == ranked[1][1]  # after six: the first lost a little, the next ones tie
+    assert counted == ranked[0][1]  # the seventh playout (a win) puts the first on top

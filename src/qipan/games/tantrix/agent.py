@@ -86,8 +86,13 @@ class TantrixAgent(Agent):
     endgame search's depth without a time limit (``ENDGAME_DEPTH`` by default)."""
 
     name = "tantrix"
-    #: Playouts that draw their uniform moves without listing every placement (``playout``).
+    #: Playouts that draw their moves without listing every placement (``playout``).
     fast_playouts = True
+    #: When the reply check had time for one move only, the playouts still choose among
+    #: the best one-ply moves instead of the decision ending there with time left.
+    rank_unreplied = True
+    #: Judge the candidates on whole rounds of playouts only (``best_by_playouts``).
+    whole_rounds = True
 
     def __init__(
         self,
@@ -144,10 +149,15 @@ class TantrixAgent(Agent):
             if play_out and deadline is not None:
                 now = clock.now()
                 reply_deadline = now + REPLY_SHARE * (deadline - now)
-            scored = self._reply_search(work, player, scored, reply_deadline)
+            replied = self._reply_search(work, player, scored, reply_deadline)
+            # One move checked is no ranking: the playouts then take the one-ply one.
+            if len(replied) > 1 or not self.rank_unreplied:
+                scored = replied
         if not play_out:
             return scored[0][1]
-        return best_by_playouts(work, player, scored, self.rng, deadline, budget, self.fast_playouts)
+        return best_by_playouts(
+            work, player, scored, self.rng, deadline, budget, self.fast_playouts, self.whole_rounds
+        )
 
     def _reply_search(self, work, player: int, scored, deadline):
         """Re-rank the free moves, best first, by the opponent's best reply from their open
@@ -230,10 +240,13 @@ class TantrixAgent(Agent):
 
 class TantrixClassicAgent(TantrixAgent):
     """The agent as it was before the fast playouts, kept unchanged as a fixed reference for
-    matches (``tantrix-classic``): the same search with the slower playouts."""
+    matches (``tantrix-classic``): the same search on the slower paths, which stay
+    callable for it."""
 
     name = "tantrix-classic"
     fast_playouts = False
+    rank_unreplied = False
+    whole_rounds = False
 
 
 def next_opponent(state, player: int) -> int | None:

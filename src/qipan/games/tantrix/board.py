@@ -234,36 +234,44 @@ def link_ends(oriented: str, colour: str) -> tuple[int, int] | None:
     return ends.get(colour)
 
 
+#: Oriented edge string -> for each edge d, the other edge of the link that leaves by d.
+_EXIT: dict[str, tuple[int, ...]] = {}
+for _turns in ORIENTED.values():
+    for _o in _turns:
+        _EXIT[_o] = tuple(next(x for x in range(6) if x != d and _o[x] == _o[d]) for d in range(6))
+
+
 def tracks(edges: dict[Cell, str], colour: str) -> list[tuple[list[Cell], bool]]:
-    """Every track of ``colour``: (cells in order along it, is_loop)."""
+    """Every track of ``colour``: (cells in order along it, is_loop), by their first cell
+    in (q, r) order."""
     seen: set[Cell] = set()
     out = []
+    directions = DIRECTIONS
     for start in sorted(edges):
         if start in seen:
             continue
-        ends = link_ends(edges[start], colour)
-        if ends is None:
+        oriented = edges[start]
+        first = oriented.find(colour)
+        if first < 0:
             continue
         seen.add(start)
         halves = []
         closed = False
-        for exit_edge in ends:
+        for exit_edge in (first, _EXIT[oriented][first]):
             half = []
-            cell, d = start, exit_edge
+            (q, r), d = start, exit_edge
             while True:
-                dq, dr = DIRECTIONS[d]
-                nxt = (cell[0] + dq, cell[1] + dr)
+                dq, dr = directions[d]
+                nxt = (q + dq, r + dr)
                 e = edges.get(nxt)
                 if e is None:
                     break
                 if nxt == start:
                     closed = True
                     break
-                entry = (d + 3) % 6
-                a, b = link_ends(e, colour)
                 seen.add(nxt)
                 half.append(nxt)
-                cell, d = nxt, (b if a == entry else a)
+                (q, r), d = nxt, _EXIT[e][(d + 3) % 6]
             halves.append(half)
             if closed:
                 break
@@ -298,6 +306,27 @@ class Layout:
     #: place, so copies that share one see only answers for their own table) at every change.
     _geometry: dict[Cell, bool] | None = None
 
+    #: The tiles that fit each space (``fitting`` of its sides) for the table as it is: a
+    #: fresh dict at every change, keeping the spaces the change does not touch (the new
+    #: tile's cell and neighbours are looked at again), so copies may share one.
+    _fits: dict | None = None
+
+    def space_fits(self, cell: Cell) -> MappingProxyType[int, tuple[int, ...]]:
+        """``fitting(side_pattern(self.edges, cell))``, remembered per space."""
+        known = self._fits
+        if known is None:
+            known = self._fits = {}
+        fit = known.get(cell)
+        if fit is None:
+            fit = known[cell] = fitting(side_pattern(self.edges, cell))
+        return fit
+
+    def _sides_changed(self, cell: Cell) -> None:
+        known = self._fits
+        if known:
+            near = neighbours(cell)
+            self._fits = {c: f for c, f in known.items() if c != cell and c not in near}
+
     def geometry_ok(self, cell: Cell) -> bool:
         """``geometry_allows`` on this table, remembered until a tile is placed or taken
         away: the draws and the steps of a turn ask again for the same spaces."""
@@ -315,6 +344,7 @@ class Layout:
 
     def _place(self, tile: int, cell: Cell, rot: int) -> None:
         self._geometry = None
+        self._sides_changed(cell)
         self.board[cell] = (tile, rot)
         self.edges[cell] = ORIENTED[tile][rot]
         self.counts.pop(cell, None)
@@ -325,6 +355,7 @@ class Layout:
     def _unplace(self, cell: Cell) -> int:
         """Take the tile off ``cell``; returns its number."""
         self._geometry = None
+        self._sides_changed(cell)
         tile, _ = self.board.pop(cell)
         del self.edges[cell]
         k = 0

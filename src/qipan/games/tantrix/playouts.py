@@ -29,7 +29,7 @@ import math
 
 from ...agents import clock
 from ...core import CHANCE
-from .board import COLOUR_SIDES, FREE, ORIENTED, fitting, neighbours, side_pattern
+from .board import COLOUR_SIDES, FREE, ORIENTED, neighbours
 from .evaluation import own_contacts
 from .notation import draw_move, placement_move
 
@@ -102,7 +102,7 @@ def legal_building_moves(state):
     hand = sorted(set(state.hands[player]))
     by_rank: dict[int, list] = {}
     for cell in state.placement_cells(forced):
-        fit = fitting(side_pattern(edges, cell))
+        fit = state.space_fits(cell)
         occupied = 0
         for d, nb in enumerate(neighbours(cell)):
             if nb in edges:
@@ -137,10 +137,22 @@ def blended(total: float, count: int, evaluation: float, prior: float = PRIOR_PL
     return (total + prior * (1.0 + evaluation) / 2.0) / (count + prior)
 
 
-def best_by_playouts(state, player: int, ranked, rng, deadline=None, budget=None, fast: bool = False):
+def best_by_playouts(
+    state,
+    player: int,
+    ranked,
+    rng,
+    deadline=None,
+    budget=None,
+    fast: bool = False,
+    whole_rounds: bool = False,
+):
     """The best of ``ranked`` ((evaluation, move), best first) after playouts (``fast``:
     see ``playout``), taken in turn until ``deadline`` (the agents' clock) or ``budget``
-    playouts in all (with neither: the first)."""
+    playouts in all (with neither: the first). ``whole_rounds``: the playouts of a round
+    cut short by the deadline are left out, so every candidate is judged on the same
+    draws (else the ones played out once more than the others win or lose on the luck of
+    that draw alone)."""
     candidates = ranked[:CANDIDATES]
     if len(candidates) == 1 or budget is None and deadline is None:
         return candidates[0][1]
@@ -156,10 +168,14 @@ def best_by_playouts(state, player: int, ranked, rng, deadline=None, budget=None
         k = done % len(candidates)
         if k == 0:  # a new round: a new draw order, the same for every candidate
             order = rng.sample(sorted(state.bag), len(state.bag))
+            if whole_rounds:
+                kept = (list(totals), list(counts))
         sim = state.copy()
         sim.play_unchecked(candidates[k][1])
         totals[k] += playout(sim, player, rng, order, fast)
         counts[k] += 1
         done += 1
+    if whole_rounds and done % len(candidates):
+        totals, counts = kept
     best = max(range(len(candidates)), key=lambda k: blended(totals[k], counts[k], candidates[k][0]))
     return candidates[best][1]

@@ -21,9 +21,7 @@ from .board import (
     Cell,
     Layout,
     best_tracks,
-    fitting,
     neighbours,
-    side_pattern,
     track_value,
     tracks,
 )
@@ -190,10 +188,9 @@ class TantrixState(Layout, State):
         hand = sorted(set(self.hands[player]))
         if not hand:
             return
-        edges = self.edges
         restricted = not self.endgame
         for cell in self.placement_cells(forced):
-            fit = fitting(side_pattern(edges, cell))
+            fit = self.space_fits(cell)
             if not any(tile in fit for tile in hand):
                 continue
             if restricted and not self.geometry_ok(cell):
@@ -233,16 +230,12 @@ class TantrixState(Layout, State):
         # neighbour in at most two rotations: draw "the first or second fitting one".
         turns = 2 if edges else 6
         per_cell = len(hand) * turns
-        fits: dict[Cell, dict] = {}  # cell -> the tiles that fit it and their rotations
         doubled: dict[Cell, list | None] = {}  # cell -> R1's doubled colours; None: R2/R3 forbid
         for _ in range(self.RANDOM_TRIES):
             k = rng.randrange(len(cells) * per_cell)
             cell = cells[k // per_cell]
             tile, nth = hand[k % per_cell // turns], k % turns
-            fit = fits.get(cell)
-            if fit is None:
-                fit = fits[cell] = fitting(side_pattern(edges, cell))
-            rots = fit.get(tile, ())
+            rots = self.space_fits(cell).get(tile, ())
             if nth >= len(rots):
                 continue
             rot = rots[nth]
