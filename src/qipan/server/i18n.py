@@ -8,6 +8,7 @@ under ``error.`` are also templates of the English messages the rules and the se
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from functools import lru_cache
@@ -55,21 +56,55 @@ def messages(lang: str) -> dict[str, str]:
 #: Templates that split any message at a separator, tried after all others and in this
 #: order: a chain of results ("a; b") is split before a "subject: reason" message.
 SPLITTERS = ("error.core.joined", "error.core.prefixed")
+#: The captions, legends and labels the games draw in their pictures (``picture.`` keys,
+#: locales/picture.*.json) are templates too. A status line's parts joined by " | ",
+#: " · " or " — " (no message holds these) are split first; a list (", ") last of all.
+PICTURE_PREFIX = "picture."
+PICTURE_PARTS = ("picture.joined_bar", "picture.joined_dot", "picture.joined_dash")
+PICTURE_LIST = ("picture.listed",)
+
+
+def _templates(
+    prefixes: tuple[str, ...], splitters: tuple[str, ...], first: tuple[str, ...] = ()
+) -> list[dict[str, str]]:
+    """The English templates of the keys under ``prefixes``: the ``first`` ones in their
+    order, then the most specific first (the most literal text), so a general template
+    such as "{move} is not a legal move here" is tried late, and the ``splitters`` last,
+    in their order."""
+    english = own_messages(DEFAULT)
+    keyed = [(k, v) for k, v in english.items() if k.startswith(prefixes)]
+
+    def rank(kv: tuple[str, str]) -> tuple[int, int]:
+        key, template = kv
+        if key in first:
+            return (0, first.index(key))
+        if key in splitters:
+            return (2, splitters.index(key))
+        return (1, -len(_PLACEHOLDER.sub("", template)))
+
+    keyed.sort(key=rank)
+    return [{"key": k, "template": v} for k, v in keyed]
+
+
+@lru_cache(maxsize=1)
+def _error_templates() -> tuple[dict[str, str], ...]:
+    return tuple(_templates((ERROR_PREFIX,), SPLITTERS))
 
 
 def error_templates() -> list[dict[str, str]]:
-    """The English templates of the error keys, most specific first (the most literal
-    text), so a general template such as "{move} is not a legal move here" is tried late
-    and the splitters last."""
-    english = own_messages(DEFAULT)
-    keyed = [(k, v) for k, v in english.items() if k.startswith(ERROR_PREFIX)]
-    keyed.sort(
-        key=lambda kv: (
-            SPLITTERS.index(kv[0]) if kv[0] in SPLITTERS else -1,
-            -len(_PLACEHOLDER.sub("", kv[1])),
-        )
-    )
-    return [{"key": k, "template": v} for k, v in keyed]
+    """The templates of the messages of the rules and the server."""
+    return list(_error_templates())
+
+
+@lru_cache(maxsize=1)
+def _picture_templates() -> tuple[dict[str, str], ...]:
+    return tuple(_templates((PICTURE_PREFIX, ERROR_PREFIX), SPLITTERS + PICTURE_LIST, PICTURE_PARTS))
+
+
+def picture_templates() -> list[dict[str, str]]:
+    """The templates of the games' pictures' texts: the picture keys and the error keys
+    (a picture shows results' reasons); a line's parts split first, a list last."""
+    return list(_picture_templates())
 
 
 def negotiate(accept_language: str | None) -> str:
@@ -105,6 +140,7 @@ def table(lang: str) -> dict:
         "languages": list(LANGUAGES),
         "messages": messages(lang),
         "errors": error_templates(),
+        "pictures": picture_templates(),
     }
 
 
@@ -123,18 +159,43 @@ def _pattern(template: str) -> tuple[re.Pattern, list[str]]:
     return re.compile("^" + "".join(parts) + "$", re.S), names
 
 
-def translate(message: str, lang: str) -> str | None:
+def translate(message: str, lang: str, templates=None) -> str | None:
     """``message`` (an English message of the rules or the server) in ``lang`` by the error
-    templates, as the page's translateError does (i18n.js); None when no template matches.
-    Parameters that are messages themselves (a game-over reason) are translated too."""
+    templates (or ``templates``), as the page's translateError does (i18n.js); None when
+    no template matches. Parameters that are messages themselves (a game-over reason) are
+    translated too."""
     table = messages(lang)
-    for entry in error_templates():
+    for entry in _error_templates() if templates is None else templates:
         pattern, names = _pattern(entry["template"])
         m = pattern.match(message)
         if m:
-            params = {n: translate(v, lang) or v for n, v in zip(names, m.groups(), strict=True)}
+            params = {n: translate(v, lang, templates) or v for n, v in zip(names, m.groups(), strict=True)}
             return _fill(table[entry["key"]], params)
     return None
+
+
+def translate_caption(text: str, lang: str) -> str | None:
+    """One text a game's picture draws (a caption, a legend, a label, a tooltip) in
+    ``lang``, as the page's translatePicture does; None when no template matches."""
+    return translate(text, lang, _picture_templates())
+
+
+_SVG_TEXT = re.compile(r"(<(text|title)\b[^>]*>)([^<]+)(</\2>)")
+
+
+def translate_svg(svg: str, lang: str) -> str:
+    """A game's picture with the text of its ``<text>`` and ``<title>`` elements (those
+    with no element inside) in ``lang``; texts no template matches (coordinates, numbers)
+    stay as they are."""
+    if lang == DEFAULT:
+        return svg
+
+    def one(m: re.Match) -> str:
+        text = html.unescape(m.group(3))
+        done = translate_caption(text.strip(), lang) if text.strip() else None
+        return m.group(1) + html.escape(done, quote=False) + m.group(4) if done else m.group(0)
+
+    return _SVG_TEXT.sub(one, svg)
 
 
 def _fill(template: str, params: dict[str, str]) -> str:

@@ -25,7 +25,7 @@ from importlib import resources
 
 from ..core import QipanError, load, spec, specs
 from .errors import ApiError
-from .i18n import LANGUAGES
+from .i18n import LANGUAGES, translate_svg
 
 DIAGRAM = re.compile(r"^\{\{diagram ([\w-]+)\}\}$")
 ONLY = re.compile(r"^@only((?:\s+[\w-]+)+)$")
@@ -130,7 +130,7 @@ def render(family: str, preset: str, lang: str, text: str) -> str:
         elif diagram:
             flush()
             did = diagram.group(1)
-            svg = diagram_svg(family, did)
+            svg = translate_svg(diagram_svg(family, did), lang)  # the picture's own texts too
             caption = captions.get(did, {}).get(lang) or captions.get(did, {}).get("en", "")
             out.append(
                 f'<figure class="diagram" data-diagram="{did}">{svg}<figcaption>{inline(caption)}</figcaption></figure>'

@@ -7,7 +7,7 @@
 // the whole position and a shared link opens exactly it.
 import { api, el } from "./api.js";
 import { PathPicker } from "./clicks.js";
-import { gameName, t, translateError } from "./i18n.js";
+import { gameName, t, translateError, translatePicture } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const picker = new PathPicker();
@@ -56,6 +56,7 @@ async function show(ply) {
 function draw(pos) {
   const board = $("board");
   board.innerHTML = pos.svg || "";
+  translatePicture(board);
   const svg = board.querySelector("svg");
   if (svg) {
     if (!svg.getAttribute("viewBox") && svg.getAttribute("width") && svg.getAttribute("height")) {

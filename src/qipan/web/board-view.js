@@ -4,6 +4,8 @@
 // scrollable (pan, pinch-zoom) frame. Game-agnostic: it reads only data-target, data-cell,
 // data-announce and the result's cells.
 
+import { translatePicture } from "./i18n.js";
+
 //: Smallest comfortable touch target (px); WCAG 2.5.8 asks 24, phones' guidelines 44-48.
 export const MIN_TARGET = 32;
 //: With more targets than this, they are shown on hover only (Pente's 361 points).
@@ -18,6 +20,7 @@ export class BoardView {
   draw(svgText, { result = null, myFill = null } = {}) {
     const node = this.node;
     node.innerHTML = svgText || "";
+    translatePicture(node);
     const svg = this.svg();
     if (!svg) return;
     if (!svg.getAttribute("viewBox") && svg.getAttribute("width") && svg.getAttribute("height")) {
@@ -27,6 +30,7 @@ export class BoardView {
     svg.removeAttribute("height");
     if (myFill) node.style.setProperty("--my-fill", myFill);
     else node.style.removeProperty("--my-fill");
+    this.over = !!result;
     this.markResult(result);
     this.applyScale();
   }
@@ -113,7 +117,8 @@ export class BoardView {
     const before = this.scale;
     this.scale = 1;
     this.applyScale();
-    if (!touchScreen()) return;
+    // A finished game has nothing to tap: the whole board fits the screen, result and all.
+    if (!touchScreen() || this.over) return;
     const smallest = this.smallestTarget();
     if (smallest !== null && smallest < MIN_TARGET) {
       this.scale = Math.min(4, MIN_TARGET / smallest);

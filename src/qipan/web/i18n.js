@@ -36,6 +36,8 @@ const language = loaded.lang in LANGUAGES ? loaded.lang : "en";
 // Engine and server messages (English) -> keys: [{ key, pattern, names }] built from the
 // English templates of the "error." keys, so a template is written once.
 const errorPatterns = (loaded.errors || []).map(({ key, template }) => compileTemplate(key, template));
+// The texts the games draw in their pictures: the "picture." templates with the errors' ones.
+const picturePatterns = (loaded.pictures || []).map(({ key, template }) => compileTemplate(key, template));
 
 export function currentLanguage() { return language; }
 
@@ -81,17 +83,33 @@ function compileTemplate(key, template) {
  * "error." template that matches gives the key, its {names} the parameters (themselves
  * translated when they are messages too, such as a game-over reason). Unknown messages
  * are shown as they are. */
-export function translateError(message) {
-  const text = String(message ?? "");
+export function translateError(message) { return byTemplates(String(message ?? ""), errorPatterns) ?? String(message ?? ""); }
+
+// The first template that matches gives the key, its {names} the parameters (translated
+// by the same templates where they match); null when none matches (as i18n.translate).
+function byTemplates(text, patterns) {
   if (language === "en") return text;
-  for (const { key, names, pattern } of errorPatterns) {
+  for (const { key, names, pattern } of patterns) {
     const m = text.match(pattern);
     if (!m) continue;
     const params = {};
-    names.forEach((name, i) => { params[name] = translateError(m[i + 1]); });
+    names.forEach((name, i) => { params[name] = byTemplates(m[i + 1], patterns) ?? m[i + 1]; });
     return t(key, params);
   }
-  return text;
+  return null;
+}
+
+/** The captions, legends, labels and tooltips a game's SVG draws below root (its <text>
+ * and <title> elements), in the current language; texts no template matches
+ * (coordinates, numbers) stay as they are. As i18n.translate_svg on the server. */
+export function translatePicture(root) {
+  if (language === "en" || !root) return;
+  for (const node of root.querySelectorAll("text, title")) {
+    if (node.childElementCount) continue;
+    const text = node.textContent.trim();
+    const done = text && byTemplates(text, picturePatterns);
+    if (done) node.textContent = done;
+  }
 }
 
 /** Apply data-i18n (text) and data-i18n-attr ("attr:key;attr:key") below root. */

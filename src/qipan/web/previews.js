@@ -5,7 +5,7 @@
 // buttons, the mouse wheel or R (Shift+R back) go through the legal choices only; a click
 // on the button plays it, or on a touch screen selects it and a Confirm button plays it.
 import { api, el } from "./api.js";
-import { t } from "./i18n.js";
+import { t, translatePicture } from "./i18n.js";
 import { touchScreen as touch } from "./board-view.js";
 
 export class Previews {
@@ -83,6 +83,7 @@ export class Previews {
     if (!box || box.dataset.loaded === this.shownKey) return;
     box.dataset.loaded = this.shownKey;
     box.innerHTML = this.svgs[i];
+    translatePicture(box);
     const svg = box.querySelector("svg");
     if (!svg) return;
     svg.removeAttribute("width");
@@ -100,6 +101,7 @@ export class Previews {
   show(i) {
     if (!this.svgs[i]) return;
     this.board.node.innerHTML = this.svgs[i];
+    translatePicture(this.board.node);
     const svg = this.board.svg();
     if (svg) {
       if (this.real && this.real.getAttribute("style")) svg.setAttribute("style", this.real.getAttribute("style"));
