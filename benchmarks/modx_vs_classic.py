@@ -47,8 +47,10 @@ def main(preset: str = "modx", new: str = "modx", old: str = "modx-classic", ope
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--opening-plies", type=int, default=opening)
     parser.add_argument("--max-minutes", type=float, default=600.0)
+    parser.add_argument("--new-options", default="", help="parameters of the new agent, e.g. caution=0.7")
     args = parser.parse_args()
-    entrants = [f"{new}:time={args.time}", f"{old}:time={args.time}"]
+    extra = f",{args.new_options}" if args.new_options else ""
+    entrants = [f"{new}:time={args.time}{extra}", f"{old}:time={args.time}"]
     print(
         f"{preset}: {entrants[0]} vs {entrants[1]}, {args.pairs} pairs, CPU clock, {args.jobs} jobs",
         flush=True,
