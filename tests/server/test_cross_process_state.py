@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cluster_helpers import on_postgres, serving, two_player_game, until  # noqa: E402
 
 from qipan.server.errors import ApiError  # noqa: E402
+from qipan.server.lease import served  # noqa: E402
+from qipan.server.storage import Storage, processes_table  # noqa: E402
 
 
 # -- offers ------------------------------------------------------------------------------
@@ -151,5 +154,102 @@ def test_a_real_time_move_sent_to_another_process_is_played_at_the_holders_next_
             with pytest.raises(ApiError) as refused:
                 await b.move(game_id, token, "jump", None)
             assert refused.value.status == 400
+
+    asyncio.run(scenario())
+
+
+# -- clocks across a restart of every process ----------------------------------------------
+def test_a_clock_is_charged_only_for_the_time_some_process_served(db_url):
+    """Every process was down 20 s; one process has just started (it has not taken the
+    game yet) when another starts and resumes the game: the clock is charged for the time
+    before the outage, not for the outage (the first process's heartbeat is no sign that
+    the server ran meanwhile)."""
+
+    async def scenario():
+        async with serving(db_url) as first:
+            game_id, tokens = await two_player_game(first, clock={"mode": "total", "initial": 300})
+            await first.move(game_id, tokens[0], "a1", 0)  # Bob's time runs
+            process = first.process
+        now = time.time()
+        storage = Storage(db_url)
+        stored = storage.get_game(game_id)
+        # Bob's turn began 40 s ago; the server went down 10 s later and was down 20 s...
+        clock = dict(stored.clock, since=now - 40.0)
+        storage.update_game(game_id, clock=clock)
+        with storage.engine.begin() as conn:
+            conn.execute(
+                processes_table.update().where(processes_table.c.id == process).values(alive=now - 30.0)
+            )
+            # ...then a process started 10 s ago and beats, and another one starts now.
+            conn.execute(processes_table.insert().values(id="just-started", started=now - 10.0, alive=now))
+        storage.close()
+        async with serving(db_url) as second:
+            session = await second.get(game_id)
+            left = session.clock.left(1, time.time())
+            # Charged: 10 s before the outage, and at most the 10 s the new process ran.
+            assert 280.0 - 1.5 <= left <= 290.0 + 1.5, left
+
+    asyncio.run(scenario())
+
+
+def test_served_time_counts_each_moment_once_and_no_outage():
+    # Two processes overlapping, an outage, one process again; the turn began at 40.
+    periods = [(0.0, 50.0), (45.0, 55.0), (70.0, 80.0)]
+    assert served(40.0, 90.0, periods) == 15.0 + 10.0
+    assert served(40.0, 75.0, periods) == 15.0 + 5.0  # up to now only
+    assert served(60.0, 90.0, periods) == 10.0  # the turn began in the outage
+    assert served(40.0, 90.0, []) == 0.0
+
+
+# -- seats: invite links once, names final, across processes -------------------------------
+@on_postgres
+def test_an_invite_link_used_through_two_processes_at_once_seats_one_person(db_url, redis_url):
+    async def scenario():
+        async with serving(db_url, redis_url) as a, serving(db_url, redis_url) as b:
+            session, tickets = await a.create(
+                {
+                    "game": "toy-ttt",
+                    "seats": [{"kind": "human", "name": "Ann", "join": True}, {"kind": "human"}],
+                }
+            )
+            invite = next(t["invite"] for t in tickets if t["seat"] == 1)
+            await b.get(session.id)  # both processes hold the game
+            answers = await asyncio.gather(
+                a.join(session.id, None, None, "Bob", invite),
+                b.join(session.id, None, None, "Eve", invite),
+                return_exceptions=True,
+            )
+            seated = [r for r in answers if isinstance(r, dict)]
+            refused = [r for r in answers if isinstance(r, ApiError)]
+            assert len(seated) == 1 and len(refused) == 1, answers
+            assert refused[0].status == 409 and "used already" in refused[0].message
+            winner = "Bob" if answers[0] is seated[0] else "Eve"
+            token = seated[0]["token"]
+            for manager in (a, b):  # both agree who sits there, and the link is spent
+                await until(lambda m=manager: m.sessions[session.id].status == "active")
+                there = await manager.get(session.id)
+                assert there.name(1) == winner and there.seat_of(token) == 1
+                with pytest.raises(ApiError) as again:
+                    await manager.join(session.id, None, None, "Mallory", invite)
+                assert again.value.status == 409
+
+    asyncio.run(scenario())
+
+
+@on_postgres
+def test_seat_names_are_final_in_every_process_once_the_game_is_over(db_url, redis_url):
+    async def scenario():
+        async with serving(db_url, redis_url) as a, serving(db_url, redis_url) as b:
+            game_id, tokens = await two_player_game(a)
+            await b.get(game_id)  # B heard of the game before it ended
+            await a.resign(game_id, tokens[0])
+            for manager in (b, a):
+                with pytest.raises(ApiError) as refused:
+                    await manager.join(game_id, tokens[1], None, "Bobby")
+                assert refused.value.status == 409
+            b.sessions.pop(game_id)  # and read afresh from the store
+            with pytest.raises(ApiError):
+                await b.join(game_id, tokens[1], None, "Bobby")
+            assert (await b.get(game_id)).name(1) == "Bob"
 
     asyncio.run(scenario())

@@ -47,3 +47,16 @@ class Leases:
         lost = self.held - still_held
         self.held = set(still_held)
         return lost
+
+
+def served(since: float, now: float, periods: list[tuple[float, float]]) -> float:
+    """The seconds between ``since`` and ``now`` during which some serving process ran
+    (``periods``: each process's (started, last alive)). A clock that was running charges
+    only these when it is resumed: time does not run while every process is down."""
+    total, reached = 0.0, since
+    for start, end in sorted(periods):
+        start, end = max(start, reached), min(end, now)
+        if end > start:
+            total += end - start
+            reached = end
+    return total

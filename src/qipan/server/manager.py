@@ -34,7 +34,7 @@ from . import updates
 from .clock import Clock, ClockError
 from .errors import ApiError
 from .inputs import scrub
-from .lease import LEASE_SECONDS, Leases
+from .lease import LEASE_SECONDS, Leases, served
 from .presence import Presence
 from .session import Session, bot_limits, bot_name, bot_request, new_game_id, new_token, no_offers
 from .storage import GameChanged, StaleMove, Storage, StoredGame, StoredMove
@@ -107,9 +107,9 @@ class Manager:
         """Resume every unfinished game: replay it, restart its clock, wake its bots. With
         several processes, only the games whose lease nobody alive holds."""
         now = time.time()
-        # When the server was last known to run (before this process): the downtime since
-        # then is not charged to running clocks, the time before it is.
-        alive_until = await self._db(self.storage.last_alive, self.process)
+        # When the server ran (before this process): the time since a clock started that
+        # no process served is not charged to it (see ``_resume``).
+        periods = await self._db(self.storage.process_periods, self.process)
         await self._db(self.storage.heartbeat, self.process, now, now - PROCESS_MEMORY)
         if self.bus is not None:
             self.leases.beat(now)
@@ -121,11 +121,12 @@ class Manager:
             game_ids = await self._db(self.storage.unfinished_ids)
         self._spawn(self._heartbeats())
         for game_id in game_ids:
-            await self._resume(game_id, alive_until)
+            await self._resume(game_id, periods)
 
-    async def _resume(self, game_id: str, alive_until: float | None) -> None:
-        """Start running a game here: at start, or taken over from a process that died
-        (``alive_until`` None: the server ran meanwhile, so its clocks ran too)."""
+    async def _resume(self, game_id: str, periods: list[tuple[float, float]] | None) -> None:
+        """Start running a game here: at start (``periods``: when the server ran before this
+        process), or taken over from a process that died (None: the server ran meanwhile,
+        so its clocks ran too)."""
         self.queued_elsewhere.add(game_id)  # moves left for the old holder are ours now
         try:
             session = await self._load(game_id)
@@ -139,10 +140,11 @@ class Manager:
         async def resume(session: Session) -> None:
             clock = session.clock
             resumed = False
-            if alive_until is not None and clock and clock.running is not None and not clock.wall:
-                # Time does not run while the server is down (except a correspondence clock's).
-                since = clock.since
-                clock.resume(time.time(), alive_until)
+            if periods and clock and clock.since is not None and not clock.wall:
+                # Time does not run while every process is down (except a correspondence
+                # clock's): charged is only the time some process served since the turn began.
+                since, now = clock.since, time.time()
+                clock.resume(now, since + served(since, now, periods))
                 resumed = clock.since != since
             await self._commit(session, persist=resumed and self.bus is not None)
 

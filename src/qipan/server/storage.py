@@ -308,13 +308,13 @@ class Storage:
             return [r.id for r in rows]
 
     # -- serving processes -------------------------------------------------------------
-    def last_alive(self, exclude: str | None = None) -> float | None:
-        """When a serving process (other than ``exclude``) was last known to be running."""
-        query = sa.select(sa.func.max(processes_table.c.alive))
+    def process_periods(self, exclude: str | None = None) -> list[tuple[float, float]]:
+        """When each serving process (other than ``exclude``) ran: (started, last alive)."""
+        query = sa.select(processes_table.c.started, processes_table.c.alive)
         if exclude is not None:
             query = query.where(processes_table.c.id != exclude)
         with self.engine.connect() as conn:
-            return conn.execute(query).scalar()
+            return [(r.started, r.alive) for r in conn.execute(query)]
 
     def heartbeat(self, process: str, now: float, forget_before: float | None = None) -> None:
         """Record that ``process`` is running at ``now`` (and drop processes silent since
