@@ -23,11 +23,15 @@ def run(
 
     import uvicorn
 
+    from .socket_reads import SlicedReads
+
     # Bots think in threads; a short GIL switch interval lets the event loop answer people
     # quickly while they do (5 ms by default).
     sys.setswitchinterval(0.0005)
 
-    # No per-message deflate: on a LAN or loopback it costs more CPU than it saves.
+    # No per-message deflate: on a LAN or loopback it costs more CPU than it saves. A
+    # socket's bytes are parsed a slice at a time (socket_reads.py: a flood waits, not the
+    # other games).
     uvicorn.run(
         create_app(db, limits=limits, redis_url=redis),
         host=host,
@@ -35,4 +39,5 @@ def run(
         log_level=log_level,
         ws_max_size=1 << 20,
         ws_per_message_deflate=False,
+        ws=SlicedReads,
     )
