@@ -364,3 +364,60 @@ def test_a_redis_restart_loses_no_change(cluster, cluster_db):
         assert stored_moves(cluster_db, game_id) == list(enumerate(played))
     finally:
         redis.kill()
+
+
+def test_offers_real_time_moves_and_online_marks_hold_across_processes(cluster, cluster_db):
+    a, b = cluster(2)
+    game_id, tokens = create(a.base)
+    tick = 0.3
+    ticker, ticker_tokens = create(
+        a.base,
+        game="toy-ticker",
+        options={"tick": tick, "ticks": 100000},
+        seats=[{"kind": "human", "join": True}],
+    )
+
+    async def scenario():
+        ann, _ = await open_seat([a.base], game_id, tokens[0])
+        bob, _ = await open_seat([b.base], game_id, tokens[1])
+        # Each sees the other online, although the other's socket is on the other process.
+        await ann.wait(lambda s: [seat["online"] for seat in s["seats"]] == [True, True])
+        await bob.wait(lambda s: [seat["online"] for seat in s["seats"]] == [True, True])
+        async with httpx.AsyncClient(timeout=30) as http:
+            r = await http.post(
+                f"{a.base}/api/games/{game_id}/draw", json={"action": "offer"}, headers=bearer(tokens[0])
+            )
+            assert r.status_code == 200, r.text
+            await bob.wait(lambda s: s["offers"]["draw"] == [0])
+            r = await http.post(
+                f"{b.base}/api/games/{game_id}/draw", json={"action": "accept"}, headers=bearer(tokens[1])
+            )
+            assert r.status_code == 200, r.text
+            await ann.wait(lambda s: s["status"] == "over")
+            assert ann.state["result"]["reason"] == "draw agreed"
+            await bob.close()  # Bob leaves: Ann's process shows him offline
+            await ann.wait(lambda s: [seat["online"] for seat in s["seats"]] == [True, False])
+            await ann.close()
+            # A real-time move through B, which does not run the ticks: played at A's tick.
+            r = await http.post(
+                f"{b.base}/api/games/{ticker}/move", json={"move": "go"}, headers=bearer(ticker_tokens[0])
+            )
+            assert r.status_code == 200, r.text
+            assert "go" not in [m["text"] for m in r.json()["moves"]]  # waits for a tick
+        await asyncio.to_thread(
+            wait_for,
+            lambda: "go" in [m["text"] for m in httpx.get(f"{b.base}/api/games/{ticker}").json()["moves"]],
+            30,
+        )
+
+    asyncio.run(scenario())
+    engine = sa.create_engine(cluster_db)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sa.text("SELECT text, at FROM moves WHERE game_id = :g ORDER BY ply"), {"g": ticker}
+        ).all()
+    engine.dispose()
+    played = [r.text for r in rows].index("go")
+    around = [r.at for r in rows[max(0, played - 2) : played + 2]]
+    gaps = [t1 - t0 for t0, t1 in zip(around, around[1:], strict=False)]
+    assert gaps and min(gaps) >= tick * 0.95, gaps  # the ticks kept their pace
