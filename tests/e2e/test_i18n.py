@@ -121,3 +121,21 @@ def test_the_lobby_plays_the_computer_at_a_level(live_server, context_for):
     state = httpx.get(f"{live_server.base}/api/games/{game_id}").json()
     kinds = [s["kind"] for s in state["seats"]]
     assert sorted(kinds) == ["bot", "human"]
+
+
+def test_a_game_page_in_chinese_translates_its_picture_and_chat(live_server, context_for):
+    """The game's own SVG texts (status line, buttons) and the chat follow the language."""
+    import httpx
+
+    base = live_server.base
+    seats = [{"kind": "human", "name": n, "join": True} for n in ("Ann", "Bob")]
+    data = httpx.post(f"{base}/api/games", json={"game": "pente", "players": 2, "seats": seats}).json()
+    page = context_for("zh-TW")
+    page.goto(f"{base}/g/{data['id']}")
+    page.wait_for_selector("#board svg", timeout=TIMEOUT)
+    status = page.eval_on_selector_all("#board svg text", "ns => ns.map(n => n.textContent)")
+    assert any(s.startswith("吃子：") and "輪到：" in s for s in status), status
+    page.wait_for_selector("#chat h3", timeout=TIMEOUT)
+    assert page.text_content("#chat h3") == "聊天"
+    assert page.text_content("#chat-tab-spectators") == "觀眾"
+    assert page.errors == []

@@ -140,13 +140,14 @@ def board_svg(
         cx, cy = pixel(cell, size)
         forced = n >= forced_at
         stroke = "#c0392b" if forced else "#9a9282"
+        label = "#a0281c" if forced else "#5f584c"  # WCAG AA (4.5:1) on the space's fill
         out.append(
             f'<g class="space{" forced" if forced else ""}" data-target="{cell[0]},{cell[1]}" '
             f'style="cursor:pointer"><polygon points="{hexagon_points(cx + ox, cy + oy, size * 0.96)}" '
             f'fill="{"#f6d5cf" if forced else "#f3efe6"}" stroke="{stroke}" '
             f'stroke-width="{2.5 if forced else 1}" stroke-dasharray="{"" if forced else "3,3"}"/>'
             f'<text x="{_fmt(cx + ox)}" y="{_fmt(cy + oy + 4)}" font-size="{_fmt(size * 0.3)}" '
-            f'text-anchor="middle" fill="{stroke}">{"F " if forced else ""}{cell[0]},{cell[1]}</text></g>'
+            f'text-anchor="middle" fill="{label}">{"F " if forced else ""}{cell[0]},{cell[1]}</text></g>'
         )
     for cell, (tile, rot) in sorted(board.items()):
         cx, cy = pixel(cell, size)
