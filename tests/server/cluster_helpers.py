@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import shutil
@@ -214,3 +215,26 @@ async def until(predicate, timeout: float = 30.0) -> None:
 async def two_player_game(manager: Manager, **body) -> tuple[str, dict[int, str]]:
     session, tickets = await manager.create({"game": "toy-ttt", "seats": TWO_HUMANS, **body})
     return session.id, {t["seat"]: t["token"] for t in tickets}
+
+
+# -- what the store holds ------------------------------------------------------------------
+def move_rows(db_url: str, game_id: str) -> list:
+    """The stored moves of a game (ply, text, at), in order."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(db_url)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sa.text("SELECT ply, text, at FROM moves WHERE game_id = :g ORDER BY ply"), {"g": game_id}
+        ).all()
+    engine.dispose()
+    return rows
+
+
+def tick_gaps_around(db_url: str, game_id: str, text: str) -> tuple[int, list[float]]:
+    """Where the first move ``text`` of a real-time game was stored, and the seconds
+    between the stored ticks from two before it to two after it."""
+    rows = move_rows(db_url, game_id)
+    played = [r.text for r in rows].index(text)
+    around = [r.at for r in rows[max(0, played - 2) : played + 3]]
+    return played, [t1 - t0 for t0, t1 in itertools.pairwise(around)]

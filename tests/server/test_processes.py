@@ -24,9 +24,11 @@ from cluster_helpers import (  # noqa: E402
     TWO_HUMANS,
     PrivateRedis,
     absent,
+    move_rows,
     open_seat,
     redis_answers,
     start_processes,
+    tick_gaps_around,
 )
 from conftest import PG_ADMIN_URL, postgres_available  # noqa: E402
 from server_helpers import bearer, wait_for  # noqa: E402
@@ -80,13 +82,7 @@ def create(base: str, **body) -> tuple[str, dict[int, str]]:
 
 
 def stored_moves(db_url: str, game_id: str) -> list[tuple[int, str]]:
-    engine = sa.create_engine(db_url)
-    with engine.connect() as conn:
-        rows = conn.execute(
-            sa.text("SELECT ply, text FROM moves WHERE game_id = :g ORDER BY ply"), {"g": game_id}
-        ).all()
-    engine.dispose()
-    return [(r.ply, r.text) for r in rows]
+    return [(r.ply, r.text) for r in move_rows(db_url, game_id)]
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -411,13 +407,5 @@ def test_offers_real_time_moves_and_online_marks_hold_across_processes(cluster, 
         )
 
     asyncio.run(scenario())
-    engine = sa.create_engine(cluster_db)
-    with engine.connect() as conn:
-        rows = conn.execute(
-            sa.text("SELECT text, at FROM moves WHERE game_id = :g ORDER BY ply"), {"g": ticker}
-        ).all()
-    engine.dispose()
-    played = [r.text for r in rows].index("go")
-    around = [r.at for r in rows[max(0, played - 2) : played + 2]]
-    gaps = [t1 - t0 for t0, t1 in zip(around, around[1:], strict=False)]
+    _, gaps = tick_gaps_around(cluster_db, ticker, "go")
     assert gaps and min(gaps) >= tick * 0.95, gaps  # the ticks kept their pace

@@ -196,6 +196,10 @@ class Manager:
                 handle = self.timers.pop(game_id, None)
                 if handle:
                     handle.cancel()
+            for game_id in self.leases.held:  # still ours: a timer or bot skipped while the
+                session = self.sessions.get(game_id)  # lease was unconfirmed runs again
+                if session is not None and game_id not in self.timers:
+                    self._schedule(session, time.time())
         claimed = await self._db(self.storage.claim_orphans, self.process, now - LEASE_SECONDS)
         for game_id in claimed:
             log.info("game %s: taken over from a process that stopped", game_id)
