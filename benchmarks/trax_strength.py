@@ -42,6 +42,14 @@ def opening_state(game: TraxGame, opening: int, plies: int):
         seed += 1
 
 
+def prepare(preset: str) -> None:
+    """Per worker, before any game: load the compiled kernel (``qipan[fast]``), so that no
+    move's time limit pays for it (as the server's ``warm_up`` does)."""
+    kernel = TraxGame(variant=VARIANT_OF[preset]).kernel()
+    if kernel is not None:
+        kernel.warm_up(TraxGame(variant=VARIANT_OF[preset]).new())
+
+
 def play_one(preset: str, index: int, seconds: float, opening_plies: int, max_plies: int) -> dict:
     clock.use_cpu_clock()
     game = TraxGame(variant=VARIANT_OF[preset])
@@ -117,7 +125,9 @@ def main() -> None:
     )
     results = []
     start = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+    kernel = TraxGame(variant=VARIANT_OF[args.preset]).kernel() is not None
+    print(f"the new agent searches {'in the compiled kernel' if kernel else 'in Python'}", flush=True)
+    with ProcessPoolExecutor(max_workers=args.jobs, initializer=prepare, initargs=(args.preset,)) as pool:
         futures = [
             pool.submit(play_one, args.preset, i, args.time, args.opening_plies, args.max_plies)
             for i in range(args.first, args.first + args.games)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from trax_helpers import DATA, data_rows, play
+from trax_helpers import DATA, data_rows, play, random_positions
 
 import qipan
 from qipan.agents import agent_specs
@@ -26,17 +26,6 @@ GAMES = [
     TraxGame(simultaneous="draw"),
     TraxGame(line_rule="span"),
 ]
-
-
-def random_positions(game, count: int, seed: int):
-    rng = random.Random(seed)
-    for _ in range(count):
-        state = game.new()
-        plies = rng.randrange(2, 60)
-        while state.outcome is None and state.ply < plies:
-            state.play(state.random_move(rng))
-        if state.outcome is None:
-            yield state
 
 
 def brute_force_wins(state, player):
@@ -140,10 +129,12 @@ def test_node_limit_stops_the_search():
     assert agent.last_search.nodes < 2000
 
 
-def test_memory_is_kept_between_moves_and_reset_for_other_rules():
+def test_memory_is_kept_between_moves_and_reset_for_other_rules(monkeypatch):
+    monkeypatch.setenv("QIPAN_KERNELS", "0")  # the Python search (test_kernel.py: the compiled one)
     agent = TraxAgent(depth=2, seed=1)
     state = play("@0+ A2+ B1/", variant="8x8")
     state.play(agent.choose(state))
+    assert isinstance(agent.last_search, ThreatSearch) and type(agent.last_search) is ThreatSearch
     memory = agent._memory
     assert memory.table and memory.wins_known
     state.play(state.legal_moves()[0])

@@ -3,6 +3,7 @@ play a move list. ``conftest.py`` puts this folder on sys.path."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from qipan.games.trax import TraxGame
@@ -26,3 +27,15 @@ def play(moves: str | list[str], variant: str = "unlimited", **options):
 def grid(state) -> str:
     """The glyph grid of ``state.text()`` without the status line."""
     return "\n".join(state.text().splitlines()[:-1])
+
+
+def random_positions(game, count: int, seed: int):
+    """Up to ``count`` unfinished positions of seeded random games, 2 to 59 plies in."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        state = game.new()
+        plies = rng.randrange(2, 60)
+        while state.outcome is None and state.ply < plies:
+            state.play(state.random_move(rng))
+        if state.outcome is None:
+            yield state

@@ -395,6 +395,13 @@ class TraxGame(Game):
 
         return order_moves(state, moves)
 
+    def kernel(self):
+        """The compiled twin of these rules (``kernel.py``), every variant and option; None
+        without ``qipan[fast]`` or with ``QIPAN_KERNELS=0``."""
+        from .kernel import kernel_for
+
+        return kernel_for(self)
+
 
 class TraxState(State):
     def __init__(self, game: TraxGame, players: int = 2):

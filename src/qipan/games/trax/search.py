@@ -52,6 +52,7 @@ GROWTH = 3.0
 DEFENCE_MOVES = 12
 DEFENCE_MARGIN = 0.5
 _UNKNOWN = object()
+_ILLEGAL = object()
 
 _ZOBRIST_RNG = random.Random(0x7A1C5)
 _ZOBRIST: dict[int, int] = {}
@@ -134,16 +135,14 @@ class ThreatSearch:
 
     # -- root ------------------------------------------------------------------------------
     def best(self, max_depth: int) -> tuple[int, int]:
-        moves = legal_placements(self.board, self.limited)
+        moves = self._legal()
         self.rng.shuffle(moves)  # ties broken at random (seeded)
         if len(moves) == 1:
             return moves[0]
-        wins = winning_moves(
-            self.board, self.mover, self.lines, self.limited, self.draw_on_both, self.span_rule
-        )
-        if wins:
-            self.scores = {wins[0]: WIN}
-            return wins[0]
+        win = self._immediate_win()
+        if win is not None:
+            self.scores = {win: WIN}
+            return win
         start = clock.now()
         budget = None if self.deadline is None else max(0.0, self.deadline - start)
         # 1. A win by continuous threats, found by the cheap threat search.
@@ -206,20 +205,39 @@ class ThreatSearch:
             value = scores.get(move, -INFINITY)
             if value <= -PROVEN or (value < top - DEFENCE_MARGIN and move != best):
                 break
-            made = self._make(move)
-            if made is None:
-                continue
-            placed, before, saved = made
             try:
-                threat = self._vcf(other, VCF_DEPTH, 1)
+                threat = self._threat_after(move, other)
             except SearchTimeout:
                 return best if not self.refuted or best not in self.refuted else move
-            finally:
-                self._unmake(placed, before, saved)
+            if threat is _ILLEGAL:
+                continue
             if threat is None:
                 return move
             self.refuted.append(move)
         return best
+
+    # -- the steps the compiled search (``kernel_search.py``) does in the kernel -------------
+    def _legal(self) -> list[tuple[int, int]]:
+        return legal_placements(self.board, self.limited)
+
+    def _immediate_win(self) -> tuple[int, int] | None:
+        """The first free placement that wins at once for the side to move, or None."""
+        wins = winning_moves(
+            self.board, self.mover, self.lines, self.limited, self.draw_on_both, self.span_rule
+        )
+        return wins[0] if wins else None
+
+    def _threat_after(self, move, attacker):
+        """``attacker``'s win by continuous threats after our root ``move`` (None if it
+        has none, ``_ILLEGAL`` if ``move`` is not a legal turn)."""
+        made = self._make(move)
+        if made is None:
+            return _ILLEGAL
+        placed, before, saved = made
+        try:
+            return self._vcf(attacker, VCF_DEPTH, 1)
+        finally:
+            self._unmake(placed, before, saved)
 
     # -- threat search ---------------------------------------------------------------------
     def _vcf(self, attacker: int, depth: int, ply: int):
