@@ -51,12 +51,14 @@ class Presence:
         #: Games watched here -> the seats online elsewhere as last told (``on_change``).
         self.shown: dict[str, set[int]] = {}
         self._task: asyncio.Task | None = None
+        self.stopped = False
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._refresher())
 
     async def stop(self) -> None:
         """Stop renewing and take this process's entries back (its sockets are closing)."""
+        self.stopped = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -78,7 +80,7 @@ class Presence:
     def set_here(self, game_id: str, seats: set[int]) -> None:
         """The seats of ``game_id`` online in this process changed to ``seats``."""
         seats = frozenset(seats)
-        if self.here.get(game_id, frozenset()) == seats:
+        if self.stopped or self.here.get(game_id, frozenset()) == seats:
             return
         if seats:
             self.here[game_id] = seats
