@@ -250,11 +250,12 @@ def test_seat_names_are_final_in_every_process_once_the_game_is_over(db_url, red
 @on_postgres
 def test_ticks_skipped_while_the_lease_was_unconfirmed_go_on_after_the_next_heartbeat(db_url, redis_url):
     """A holder whose heartbeat is late does not trust its leases (another process may have
-    taken them) and skips a tick; once a heartbeat confirms the lease, the ticks go on."""
+    taken them) and skips a tick; once a heartbeat confirms the lease, the ticks go on and
+    the move sent meanwhile is played."""
 
     async def scenario():
         async with serving(db_url, redis_url) as a:
-            session, _ = await a.create(
+            session, tickets = await a.create(
                 {
                     "game": "toy-ticker",
                     "options": {"tick": 0.1, "ticks": 100000},
@@ -263,8 +264,11 @@ def test_ticks_skipped_while_the_lease_was_unconfirmed_go_on_after_the_next_hear
             )
             await until(lambda: session.state.ply >= 2)
             a.leases.fresh_until = 0.0  # as after a heartbeat that came too late
+            # A move meanwhile is left for the holder, which is this process after all.
+            await a.move(session.id, tickets[0]["token"], "go", None)
             await until(lambda: session.id not in a.timers)  # a tick came and was skipped
             skipped_at = session.state.ply
             await until(lambda: session.state.ply >= skipped_at + 5, timeout=10)
+            await until(lambda: "go" in [m.text for m in session.state.history], timeout=10)
 
     asyncio.run(scenario())

@@ -752,6 +752,9 @@ class Manager:
         session.check_queued(seat, text)
         await self._db(self.storage.queue_move, session.id, seat, text)
         self.bus.publish({"type": "queued", "id": session.id})
+        # This process may be the holder whose lease was only unconfirmed (a late heartbeat):
+        # it does not hear its own message.
+        self.queued_elsewhere.add(session.id)
 
     async def _take_queued(self, session: Session) -> None:
         """Before a tick: the moves other processes left for this game join its queue
