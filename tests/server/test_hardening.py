@@ -278,7 +278,8 @@ def restart_after(sqlite_url, gid, thought: float, down: float):
     clock = dict(stored.clock, since=now - thought - down)
     with storage.engine.begin() as conn:
         conn.execute(games_table.update().where(games_table.c.id == gid).values(clock=clock))
-        conn.execute(processes_table.update().values(alive=now - down))
+        # The serving process ran from before Bob's turn began until it went down.
+        conn.execute(processes_table.update().values(started=now - thought - down - 1.0, alive=now - down))
     storage.close()
     return TestClient(create_app(sqlite_url))
 
