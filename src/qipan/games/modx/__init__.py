@@ -60,9 +60,9 @@ register_agent(
         "modx",
         ModXAgent,
         "MOD X: two-ply selective search on pattern potential, threats and safe joker relocation, "
-        "its move ordering summed pattern by pattern (more candidates in the time), a candidate "
-        "valued by a blend of its worst and mean answer (caution); deep=N searches the N best a "
-        "turn deeper",
+        "its move ordering summed pattern by pattern (more candidates in the time); caution<1 "
+        "blends a candidate's worst answer with their mean; deep=N searches the N best a turn "
+        "deeper",
         families=("modx",),
         players=(2, 3, 4),
         strength=2,
@@ -82,7 +82,7 @@ register_agent(
             Option(
                 "caution",
                 float,
-                0.7,
+                1.0,
                 "a candidate's value: this share of its worst answer, the rest their mean (1: the worst)",
                 minimum=0.0,
                 maximum=1.0,

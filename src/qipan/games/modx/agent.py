@@ -11,9 +11,9 @@ at once and is always taken.
 
 ``modx`` is the same search with the move ordering of ``gains.py``: the same values summed
 pattern by pattern from the rules' incremental counts, about 2.5 times faster, so that within
-a time limit it searches more candidates; and it values a candidate by ``caution`` (0.7) of its
-worst answer plus the rest of the mean of the answers tried, not the worst alone: the
-evaluation is rough, and the worst of eight answers is as often its error as a refutation. With ``deep=N`` (two players) it then searches the
+a time limit it searches more candidates. ``caution`` below 1 values a candidate by that share
+of its worst answer plus the rest of the mean of the answers tried (off by default: 0.7 gave
+no measurable gain over 200 games). With ``deep=N`` (two players) it then searches the
 N best of those moves again one turn deeper while its time lasts: after each answer of the
 opponent, the mover's best follow-up among its most promising squares (off by default: with
 ``deep=8`` it scored 17.5 of 40 games against ``modx-classic`` at 0.1 s per move)."""
@@ -129,13 +129,14 @@ class ModXClassicAgent(Agent):
 
 
 #: The ``modx`` agent's share of the worst answer in a candidate's value (the rest is the
-#: mean of the answers tried): 0.7 scored 65 % of 50 games against ``modx-classic``.
-CAUTION = 0.7
+#: mean of the answers tried). 0.7 scored 65 % of 50 screening games against
+#: ``modx-classic`` but about 51 % over 200 (benchmarks/results/modx.md): the worst alone.
+CAUTION = 1.0
 
 
 class ModXAgent(ModXClassicAgent):
-    """``modx-classic``'s two plies, the answers blended by ``caution``, then a third for the best
-    ``deep`` moves (two players)."""
+    """``modx-classic``'s two plies (the answers blended by ``caution``), then a third for the
+    best ``deep`` moves (two players)."""
 
     name = "modx"
     gains = staticmethod(fast_placement_gains)
