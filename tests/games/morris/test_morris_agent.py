@@ -105,6 +105,26 @@ def test_a_closed_mill_that_can_open_and_close_again_counts_by_who_can_fill_the_
 
 
 @needs_kernels
+def test_against_a_flying_opponent_two_threats_count_far_more_than_one():
+    from qipan.games.morris.kernel import strong_evaluate
+
+    game = qipan.load("nine-mens-morris")
+    kernel = game.kernel()
+
+    def value(text):
+        return strong_evaluate(kernel.pt, kernel.lines, kernel.par, kernel.state(game.position(text)), 0)
+
+    # d7 can slide into a7 and into g7: two mills to close; with g4 on f4 only a7 is left.
+    fork, single = "W:a1,a4,g1,g4,d7,b2", "W:a1,a4,g1,f4,d7,b2"
+
+    def gain(black):
+        return value(f"{fork} {black} hands:0,0 to:B") - value(f"{single} {black} hands:0,0 to:B")
+
+    # Three Black stones fly (any single threat is blocked at once); four slide.
+    assert gain("B:d5,e3,c4") > gain("B:d5,e3,c4,b6") + 40
+
+
+@needs_kernels
 def test_a_position_that_occurred_before_is_told_apart_for_the_transposition_table():
     from qipan.games.morris.kernel import _occurred
 

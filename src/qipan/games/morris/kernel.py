@@ -976,6 +976,10 @@ W_JUNCTION = 5.0  # a stone on a point with four neighbours, while placing
 RAMP_HAND = 4.0  # with fewer stones in hand the placing mobility weights move to the sliding ones
 W_TEMPO = 55.0  # the side to move can close a mill now
 W_FORK = 60.0  # the side not to move threatens two mills: one block is not enough
+# Against a flying opponent (3 stones) one threat is blocked at once wherever it is, and two
+# win: the fork counts far more, a single reachable mill far less.
+W_FORK_FLYING = 150.0
+FLYING_BLOCKS = 0.25
 W_FREE_RUN = 60.0  # sliding: a closed mill that can open and close again, no enemy can fill the gap
 W_OPENABLE = 10.0  # ... one whose gap an enemy stone next to it could fill
 
@@ -1053,7 +1057,8 @@ def side_terms(pt, lines, par, s, p, empty):
                 score += W_DEAD
             else:
                 reach |= x
-                score += W_RUNNING if movers & mills else W_REACH
+                threat = W_RUNNING if movers & mills else W_REACH
+                score += threat * FLYING_BLOCKS if opp_flies else threat
     if not sliding:
         score += W_OPEN_PLACING * popcount(once) + W_DOUBLE_PLACING * popcount(twice)
         reach = once
@@ -1084,7 +1089,7 @@ def side_terms(pt, lines, par, s, p, empty):
         if s[S_TO_MOVE] == p:
             score += W_TEMPO
         elif popcount(reach) >= 2:
-            score += W_FORK
+            score += W_FORK_FLYING if opp_flies and sliding else W_FORK
     return score
 
 
