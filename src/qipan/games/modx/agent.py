@@ -130,7 +130,7 @@ class ModXClassicAgent(Agent):
 
 #: The ``modx`` agent's share of the worst answer in a candidate's value (the rest is the
 #: mean of the answers tried). 0.7 scored 65 % of 50 screening games against
-#: ``modx-classic`` but about 51 % over 200 (benchmarks/results/modx.md): the worst alone.
+#: ``modx-classic`` but 50.2 % over 200 (benchmarks/results/modx.md): the worst alone.
 CAUTION = 1.0
 
 
