@@ -2,12 +2,16 @@
 
     .venv/bin/python benchmarks/morris_tables.py six            # 6MM, the four rule sets
     .venv/bin/python benchmarks/morris_tables.py nine --stones 4 --verify 10000
+    .venv/bin/python benchmarks/morris_tables.py nine --stones 4 --verify 0 --prove 10000 --jobs 2
     .venv/bin/python benchmarks/morris_tables.py compare        # against the old solver
 
 ``six`` solves Six Men's Morris from the start under the four rule sets of
 ``six_mens_morris_values.json`` and compares every start value and every moving-phase count.
 ``nine`` builds the Nine Men's Morris moving/flying endgames with 3..K stones a side and checks
-sampled positions with the engine (``tables_check``). ``compare`` solves the 6MM 3-vs-3
+sampled positions with the engine (``tables_check``); ``--prove N`` proves N sampled positions
+to the depth the tables claim with the compiled proof search (``proof_search.py``, a node
+budget of ``--nodes`` per position) in ``--jobs`` processes and prints how many were verified
+to the full depth and the CPU seconds of all processes. ``compare`` solves the 6MM 3-vs-3
 subspace with the new tables and with the old exhaustive solver (``solver.three_vs_three_counts``,
 pure Python), min/median/max CPU seconds of 3 runs each, and prints the ratio. Costs are CPU
 time (the machine is shared) and peak memory of the process."""
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import resource
 import statistics
 import tempfile
@@ -25,7 +30,7 @@ from pathlib import Path
 import qipan
 from qipan.games.morris.perfect import PerfectTables
 from qipan.games.morris.solver import three_vs_three_counts
-from qipan.games.morris.tables_check import check_sample
+from qipan.games.morris.tables_check import ProofReport, check_sample, prove_sample
 from qipan.solve.database import tally
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "morris" / "six_mens_morris_values.json"
@@ -85,7 +90,48 @@ def six() -> None:
     print(f"peak memory {peak_mb():.0f} MB; {'ALL MATCH' if ok else 'MISMATCH'}")
 
 
-def nine(stones: int, verify: int, depth: int, directory: str | None) -> None:
+def _prove_part(directory: str, stones: int, count: int, nodes: int, k: int, jobs: int):
+    tables = PerfectTables(qipan.load("nine-mens-morris"), directory, max_stones=stones)
+    start = time.process_time()
+
+    def progress(done, total, report):
+        print(
+            f"  [job {k}] {done}/{total} proved, {report.full} to the full depth, {len(report.failures)} failures, "
+            f"{report.kinds} ({time.process_time() - start:.0f} CPU s)",
+            flush=True,
+        )
+
+    report = prove_sample(tables, count, nodes=nodes, part=(k, jobs), progress=progress)
+    return report, time.process_time() - start
+
+
+def prove(directory: str, stones: int, count: int, nodes: int, jobs: int) -> None:
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        parts = pool.starmap(_prove_part, [(directory, stones, count, nodes, k, jobs) for k in range(jobs)])
+    total, seconds = ProofReport(), 0.0
+    for report, cpu in parts:
+        total.add(report)
+        seconds += cpu
+    print(
+        f"  proof search ({nodes:,} nodes a position, {jobs} jobs): {total.positions} positions, "
+        f"{total.full} verified to the full claimed depth, {len(total.failures)} failures; "
+        f"{total.nodes:,} nodes, {seconds:.0f} CPU s"
+    )
+    for kind, (n, full, depth_sum) in sorted(total.kinds.items()):
+        print(f"    {kind}: {n} positions, {full} to the full depth, mean depth reached {depth_sum / n:.1f}")
+    for line in total.failures[:10]:
+        print("   ", line)
+
+
+def nine(
+    stones: int,
+    verify: int,
+    depth: int,
+    directory: str | None,
+    proofs: int = 0,
+    nodes: int = 0,
+    jobs: int = 1,
+) -> None:
     tables = PerfectTables(qipan.load("nine-mens-morris"), directory or tempfile.mkdtemp(), max_stones=stones)
     digest, seconds = build(tables)
     positions = sum(s.size for s in tables.space.segments())
@@ -108,6 +154,8 @@ def nine(stones: int, verify: int, depth: int, directory: str | None) -> None:
         )
         for line in report.failures[:10]:
             print("   ", line)
+    if proofs:
+        prove(str(tables.directory), stones, proofs, nodes, jobs)
 
 
 def compare() -> None:
@@ -144,12 +192,15 @@ def main() -> None:
     n.add_argument("--verify", type=int, default=10_000)
     n.add_argument("--depth", type=int, default=3)
     n.add_argument("--dir", default=None)
+    n.add_argument("--prove", type=int, default=0, help="positions for the full-depth proof search")
+    n.add_argument("--nodes", type=int, default=200_000, help="proof search budget a position")
+    n.add_argument("--jobs", type=int, default=1)
     sub.add_parser("compare")
     args = parser.parse_args()
     if args.what == "six":
         six()
     elif args.what == "nine":
-        nine(args.stones, args.verify, args.depth, args.dir)
+        nine(args.stones, args.verify, args.depth, args.dir, args.prove, args.nodes, args.jobs)
     else:
         compare()
 

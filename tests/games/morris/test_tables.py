@@ -139,10 +139,10 @@ def test_an_index_and_its_board_correspond(six):
 
 
 def test_rules_outside_the_tables_are_refused_clearly(tmp_path):
-    with pytest.raises(QipanError, match="直棋"):
-        MorrisSpace(qipan.load("zhiqi"))
-    with pytest.raises(QipanError, match="take_per_mill"):
-        MorrisSpace(qipan.load("nine-mens-morris", take_per_mill=2), max_stones=3)
+    with pytest.raises(QipanError, match="fill up"):
+        MorrisSpace(qipan.load("zhiqi"))  # 12 stones a side fill the 24 points
+    with pytest.raises(QipanError, match="line_moving_only"):
+        MorrisSpace(qipan.load("three-mens-morris-kurna", line_moving_only=True))
     with pytest.raises(QipanError, match="max_stones"):
         MorrisSpace(qipan.load("nine-mens-morris"), max_stones=2)
     endgame = PerfectTables(qipan.load("six-mens-morris"), tmp_path, max_stones=3)
@@ -164,7 +164,9 @@ def _play(game, agents, state=None, max_plies=400):
     return state
 
 
-@pytest.mark.parametrize("opponent", ["random", "alphabeta:depth=2", "mcts:iterations=200"])
+@pytest.mark.parametrize(
+    "opponent", ["random", "alphabeta:depth=2", "mcts:iterations=200", "morris:depth=3,book=false"]
+)
 def test_the_perfect_agent_never_loses_a_drawn_six_mens_morris_position(six, opponent):
     game = qipan.load("six-mens-morris")  # the game's own repetition and n-move rules end it
     rng = random.Random(hash(opponent) % 1000)
@@ -218,22 +220,28 @@ def test_the_perfect_agent_wins_three_mens_morris_kurna_as_first_player(tmp_path
         assert _play(game, agents).outcome.winners == (0,)
 
 
+def tables_with_a_win_in_one_made_a_draw(six, directory):
+    """The 6MM endgame tables built again in ``directory``, one stored win in 1 of the 4-3
+    segment changed to a draw in the file: (the tables, the key, the index changed)."""
+    key = (4, 3, 0, 0)
+    codes = six.db.values(key)
+    index = next(i for i in range(len(codes)) if decode(int(codes[i])) == ("win", 1))
+    broken = PerfectTables(six.game, directory, max_stones=4)
+    broken.build()
+    path = broken.directory / broken.db.manifest["segments"]["s4-3-h0-0"]["file"]
+    data = bytearray(path.read_bytes())
+    data[index] = 0  # claim a draw
+    path.write_bytes(bytes(data))
+    return PerfectTables(six.game, directory, max_stones=4), key, index  # opens the changed file
+
+
 def test_sampled_positions_pass_the_engine_checks_and_a_wrong_value_is_caught(six, tmp_path):
     from qipan.games.morris.tables_check import check_position, check_sample
 
     report = check_sample(six, 300, search_depth=3, seed=4)
     assert report.positions == 300 and report.searched > 100 and report.failures == []
     # A table with one value changed: the Bellman check and the search both notice.
-    key = (4, 3, 0, 0)
-    codes = six.db.values(key)
-    index = next(i for i in range(len(codes)) if decode(int(codes[i])) == ("win", 1))
-    broken = PerfectTables(six.game, tmp_path, max_stones=4)
-    broken.build()
-    path = broken.directory / broken.db.manifest["segments"]["s4-3-h0-0"]["file"]
-    data = bytearray(path.read_bytes())
-    data[index] = 0  # claim a draw
-    path.write_bytes(bytes(data))
-    broken = PerfectTables(six.game, tmp_path, max_stones=4)  # opens the changed file
+    broken, key, index = tables_with_a_win_in_one_made_a_draw(six, tmp_path)
     searched, problems = check_position(broken, key, index, 0, search_depth=3)
     assert searched and len(problems) == 2
 
@@ -289,3 +297,36 @@ def test_outside_the_tables_the_search_enters_them_where_they_prove_a_win(tmp_pa
         tried += 1
         assert not tables.covers(state)
         assert agent.choose(state) in winning
+
+
+def test_the_proof_search_verifies_sampled_positions_to_the_claimed_depth_and_catches_a_wrong_value(
+    six, tmp_path
+):
+    """The compiled proof search (no table read) proves stored wins and losses exactly at
+    their distance and finds no forced result in stored draws; a value changed in a table
+    file is caught."""
+    from qipan.games.morris.proof_search import ProofSearch
+    from qipan.games.morris.tables_check import prove_position, prove_sample
+
+    report = prove_sample(six, 60, seed=5, nodes=30_000, table_bits=18)
+    assert report.positions == 60 and report.failures == []
+    assert report.kinds["win"][1] >= 3 and report.full >= 3  # most of the 6MM sample is drawn placement
+    # Distances well beyond the plain search's 3 plies, proved exactly.
+    search = ProofSearch(six.game, table_bits=18, nodes=5_000_000)
+    rng = random.Random(11)
+    long = []
+    for segment in six.space.segments():
+        if segment.key[2] == 0 and segment.key[0] >= 4:
+            codes = six.db.values(segment.key)
+            for i in rng.sample(range(segment.size), 300):
+                kind, plies = decode(int(codes[i]))
+                if kind != "draw" and 5 <= plies <= 11:
+                    long.append((segment.key, i, kind, plies))
+    assert len(long) >= 3
+    for key, i, kind, plies in long[:3]:
+        proof = search.prove(six.space.state_at(key, i), plies)
+        assert (proof.value, proof.plies, proof.depth) == (kind, plies, plies)
+    # A stored win in 1 changed to a draw: the search proves the win.
+    broken, key, index = tables_with_a_win_in_one_made_a_draw(six, tmp_path)
+    kind, full, depth, problem = prove_position(search, broken, key, index, 0, draw_depth=5)
+    assert kind == "draw" and not full and "the search proves ('win', 1)" in problem

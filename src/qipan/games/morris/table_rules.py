@@ -8,10 +8,6 @@ POINTS = {"nine": 24, "twelve": 24, "six": 16, "three": 9}
 
 def supported(rules) -> str | None:
     """Why these rules cannot be tabled at all, or None."""
-    if rules.captures != "mill":
-        return "直棋 captures (擔, 槓) are not in the tables"
-    if rules.take_per_mill != 1:
-        return "take_per_mill=2 is not in the tables"
     if rules.line_moving_only:
         return "line_moving_only is not in the tables"
     return None

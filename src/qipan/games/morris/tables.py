@@ -12,8 +12,10 @@ stone fewer on the board; only slides and flies lead back and forth between ``(a
 are the smallest endgames and whose sink is the start.
 
 The move generator below is a compiled twin of the engine's for the rules the tables
-support (mill or line goal, one removal per mill, the three mill protections, flying,
-placement-only, move-anywhere); tests check it against ``legal_moves`` position by position.
+support (mill or line goal, one removal per ply or one per mill closed, 直棋's 直/擔/槓, the
+three mill protections, flying, placement-only, move-anywhere); tests check it against
+``legal_moves`` position by position. A removal of two stones (擔, or two mills closed at
+once with ``take_per_mill=2``) leads two stones down: the DAG has those edges too.
 The n-move rule and ply caps are ignored and repetition is a draw (the game-theoretic value,
 as in ``solver.py``)."""
 
@@ -32,6 +34,27 @@ from .table_rules import fills_up, supported
 __all__ = ["MorrisSpace", "supported"]
 
 _PROTECTION = {"fallback": 0, "always_protected": 1, "no_mill_protection": 2}
+#: (captures, removals per mill) -> the kernel's capture rule.
+_CAPTURE = {("mill", 1): 0, ("mill", 2): 1, ("zhiqi", 1): 2}
+
+
+def _capture_shapes(t) -> set:
+    """直棋's 擔 (landing point, both ends) and 槓 (landing end, middle, other end) as sets of
+    point indices."""
+    out = set()
+    for i in range(t.n):
+        for ends in t.dan_at[i]:
+            out.add(("dan", i, ends))
+        for mid, other in t.gang_at[i]:
+            out.add(("gang", i, mid, other))
+    return out
+
+
+def _maps_onto(perm, shapes: set) -> bool:
+    def image(mask: int) -> int:
+        return sum(1 << perm[j] for j in range(len(perm)) if mask >> j & 1)
+
+    return {(s[0], perm[s[1]], *(image(m) for m in s[2:])) for s in shapes} == shapes
 
 
 class MorrisSpace:
@@ -60,7 +83,9 @@ class MorrisSpace:
         index = t.index
         edges = [(index[a], index[b]) for a, b in board.edges]
         lines = [tuple(index[p] for p in line) for line in board.lines]
-        self.symmetries = automorphisms(n, edges, lines)
+        # 直棋's 擔 and 槓 work on some lines only (sides, radials): a symmetry must keep them.
+        shapes = _capture_shapes(t) if rules.captures == "zhiqi" else set()
+        self.symmetries = [p for p in automorphisms(n, edges, lines) if _maps_onto(p, shapes)]
         self.index = SetPairIndex(n, self.symmetries, max_size=max_stones or rules.stones)
         self.nbr = np.array(t.nbr, dtype=np.int64)
         most = max(len(p) for p in t.pairs)
@@ -69,6 +94,19 @@ class MorrisSpace:
         for i, ps in enumerate(t.pairs):
             self.pairs[i, : len(ps)] = ps
         self.lines = np.array(t.lines, dtype=np.int64)
+        self.capture = _CAPTURE[(rules.captures, rules.take_per_mill if rules.captures == "mill" else 1)]
+        self.two_down = self.capture != 0  # a ply can remove two stones
+        most_dan = max([len(d) for d in t.dan_at] + [1])
+        most_gang = max([len(g) for g in t.gang_at] + [1])
+        self.dan_at = np.zeros((n, most_dan), dtype=np.int64)
+        self.ndan = np.array([len(d) for d in t.dan_at], dtype=np.int64)
+        self.gang_mid = np.zeros((n, most_gang), dtype=np.int64)
+        self.gang_other = np.zeros((n, most_gang), dtype=np.int64)
+        self.ngang = np.array([len(g) for g in t.gang_at], dtype=np.int64)
+        for i in range(n):
+            self.dan_at[i, : len(t.dan_at[i])] = t.dan_at[i]
+            for k, (mid, other) in enumerate(t.gang_at[i]):
+                self.gang_mid[i, k], self.gang_other[i, k] = mid, other
         self.fly_at = n if rules.move_anywhere else (-1 if rules.flying is None else rules.flying)
         self.line_goal = rules.goal == "line"
         self.stones = rules.stones
@@ -91,16 +129,19 @@ class MorrisSpace:
     def _children(self, key: tuple) -> set[tuple]:
         a, b, hm, ho = key
         out = set()
+        taken = (1, 2) if self.two_down else (1,)
         if hm:
             if a + b >= self.n:
                 return out
             out.add((b, a + 1, ho, hm - 1))
-            if not self.line_goal and a + 1 >= 3 and b - 1 + ho >= 3:
-                out.add((b - 1, a + 1, ho, hm - 1))
+            for k in taken:
+                if not self.line_goal and a + 1 >= 3 and b - k >= 0 and b - k + ho >= 3:
+                    out.add((b - k, a + 1, ho, hm - 1))
         elif not self.rules.placement_only:
             out.add((b, a, 0, 0))
-            if not self.line_goal and a >= 3 and b - 1 >= 3:
-                out.add((b - 1, a, 0, 0))
+            for k in taken:
+                if not self.line_goal and a >= 3 and b - k >= 3:
+                    out.add((b - k, a, 0, 0))
         return out
 
     def _enumerate(self) -> list[Segment]:
@@ -192,14 +233,11 @@ class MorrisSpace:
             _PROTECTION[self.rules.protection],
             self.line_goal,
             self.rules.placement_only,
+            self.capture,
+            self.rules.dan_gang_moving_only,
+            (self.dan_at, self.ndan, self.gang_mid, self.gang_other, self.ngang),
             self.seg_id,
-            ix.C,
-            ix.T,
-            ix.canon_id,
-            ix.canon_g,
-            ix.rank_off,
-            ix.reps,
-            ix.rep_off,
+            (ix.C, ix.T, ix.canon_id, ix.canon_g, ix.rank_off, ix.reps, ix.rep_off),
         )
 
     # -- states <-> (segment, index) -------------------------------------------------------
@@ -268,14 +306,27 @@ def _removable(o, lines, protection):
 
 
 @njit
-def _emit(fill, ptr, dseg, didx, seg, x, y, n, C, T, canon_id, canon_g, rank_off, reps, rep_off):
+def _emit(fill, ptr, dseg, didx, seg, x, y, n, ix):
     if fill:
         dseg[ptr] = seg
         if seg >= 0:
+            C, T, canon_id, canon_g, rank_off, reps, rep_off = ix
             didx[ptr] = pair_index(x, y, n, C, T, canon_id, canon_g, rank_off, reps, rep_off)
         else:
             didx[ptr] = 0
     return ptr + 1
+
+
+@njit
+def _take(fill, ptr, dseg, didx, r, o, m2, a2, b, ho, hm2, seg_id, n, ix):
+    """Emit the successor in which the stones ``r`` of the other side are removed."""
+    k = popcount(r)
+    if b - k + ho < 3:  # fewer than three stones left: the mover has won
+        return _emit(fill, ptr, dseg, didx, -2, 0, 0, n, ix)
+    seg = seg_id[b - k, a2, ho, hm2]
+    if seg < 0:
+        return -(1 << 40)
+    return _emit(fill, ptr, dseg, didx, seg, o ^ r, m2, n, ix)
 
 
 @njit
@@ -287,6 +338,7 @@ def _land(
     m2,
     o,
     to,
+    placing,
     b,
     hm2,
     ho,
@@ -296,60 +348,75 @@ def _land(
     lines,
     protection,
     line_goal,
+    capture,
+    dan_gang_moving_only,
+    caps,
     seg_id,
-    C,
-    T,
-    canon_id,
-    canon_g,
-    rank_off,
-    reps,
-    rep_off,
+    ix,
 ):
-    """Emit the successors of the mover's stone arriving on ``to`` (mover now ``m2``)."""
+    """Emit the successors of the mover's stone arriving on ``to`` (mover now ``m2``): one
+    per removal the rules allow (``capture`` 0: one stone per ply, 1: one per mill closed,
+    2: 直棋's 直, 擔 or 槓, the mover choosing one), or the plain move when there is none."""
+    dan_at, ndan, gang_mid, gang_other, ngang = caps
     a2 = popcount(m2)
-    mill = False
+    mills = 0
     for k in range(npairs[to]):
         pm = pairs[to, k]
         if m2 & pm == pm:
-            mill = True
-    if mill and line_goal:
-        return _emit(fill, ptr, dseg, didx, -2, 0, 0, n, C, T, canon_id, canon_g, rank_off, reps, rep_off)
-    if mill:
-        r = _removable(o, lines, protection)
-        if r:
+            mills += 1
+    if mills and line_goal:
+        return _emit(fill, ptr, dseg, didx, -2, 0, 0, n, ix)
+    before = ptr
+    if not line_goal:
+        free = _removable(o, lines, protection) if mills else 0
+        if capture == 1 and mills >= 2:
+            # Two removals, the second chosen after the first among what is then removable;
+            # a pair reachable in both orders is one successor (listed from its lower stone).
+            r = free
+            while r:
+                v = r & -r
+                r ^= v
+                rest = o ^ v
+                second = _removable(rest, lines, protection) if rest else 0
+                if not second:
+                    ptr = _take(fill, ptr, dseg, didx, v, o, m2, a2, b, ho, hm2, seg_id, n, ix)
+                    if ptr < 0:
+                        return ptr
+                while second:
+                    w = second & -second
+                    second ^= w
+                    if w < v and free & w and _removable(o ^ w, lines, protection) & v:
+                        continue
+                    ptr = _take(fill, ptr, dseg, didx, v | w, o, m2, a2, b, ho, hm2, seg_id, n, ix)
+                    if ptr < 0:
+                        return ptr
+        else:
+            r = free
             while r:
                 low = r & -r
                 r ^= low
-                if b - 1 + ho < 3:
-                    ptr = _emit(
-                        fill, ptr, dseg, didx, -2, 0, 0, n, C, T, canon_id, canon_g, rank_off, reps, rep_off
-                    )
-                else:
-                    seg = seg_id[b - 1, a2, ho, hm2]
-                    if seg < 0:
-                        return -(1 << 40)
-                    ptr = _emit(
-                        fill,
-                        ptr,
-                        dseg,
-                        didx,
-                        seg,
-                        o ^ low,
-                        m2,
-                        n,
-                        C,
-                        T,
-                        canon_id,
-                        canon_g,
-                        rank_off,
-                        reps,
-                        rep_off,
-                    )
-            return ptr
+                ptr = _take(fill, ptr, dseg, didx, low, o, m2, a2, b, ho, hm2, seg_id, n, ix)
+                if ptr < 0:
+                    return ptr
+        if capture == 2 and not (dan_gang_moving_only and placing):
+            for k in range(ndan[to]):  # 擔: both ends of the side line
+                ends = dan_at[to, k]
+                if o & ends == ends:
+                    ptr = _take(fill, ptr, dseg, didx, ends, o, m2, a2, b, ho, hm2, seg_id, n, ix)
+                    if ptr < 0:
+                        return ptr
+            for k in range(ngang[to]):  # 槓: the enemy stone in the middle (not twice with 直)
+                mid = gang_mid[to, k]
+                if o & mid and m2 & gang_other[to, k] and not free & mid:
+                    ptr = _take(fill, ptr, dseg, didx, mid, o, m2, a2, b, ho, hm2, seg_id, n, ix)
+                    if ptr < 0:
+                        return ptr
+    if ptr > before:
+        return ptr
     seg = seg_id[b, a2, ho, hm2]
     if seg < 0:
         return -(1 << 40)
-    return _emit(fill, ptr, dseg, didx, seg, o, m2, n, C, T, canon_id, canon_g, rank_off, reps, rep_off)
+    return _emit(fill, ptr, dseg, didx, seg, o, m2, n, ix)
 
 
 @njit
@@ -372,17 +439,15 @@ def _expand(
     protection,
     line_goal,
     placement_only,
+    capture,
+    dan_gang_moving_only,
+    caps,
     seg_id,
-    C,
-    T,
-    canon_id,
-    canon_g,
-    rank_off,
-    reps,
-    rep_off,
+    ix,
 ):
     """Successors of every position of segment (a, b, hm, ho); returns the number of moves
     (negative: a successor segment is missing). ``fill``: write them, else only count."""
+    C, reps, rep_off = ix[0], ix[5], ix[6]
     full = (1 << n) - 1
     nb = C[n - a, b]
     count = (rep_off[a + 1] - rep_off[a]) * nb
@@ -409,6 +474,7 @@ def _expand(
                     m | low,
                     o,
                     to,
+                    True,
                     b,
                     hm - 1,
                     ho,
@@ -418,14 +484,11 @@ def _expand(
                     lines,
                     protection,
                     line_goal,
+                    capture,
+                    dan_gang_moving_only,
+                    caps,
                     seg_id,
-                    C,
-                    T,
-                    canon_id,
-                    canon_g,
-                    rank_off,
-                    reps,
-                    rep_off,
+                    ix,
                 )
                 if ptr < 0:
                     return ptr
@@ -456,6 +519,7 @@ def _expand(
                         m ^ lf ^ low,
                         o,
                         to,
+                        False,
                         b,
                         0,
                         ho,
@@ -465,14 +529,11 @@ def _expand(
                         lines,
                         protection,
                         line_goal,
+                        capture,
+                        dan_gang_moving_only,
+                        caps,
                         seg_id,
-                        C,
-                        T,
-                        canon_id,
-                        canon_g,
-                        rank_off,
-                        reps,
-                        rep_off,
+                        ix,
                     )
                     if ptr < 0:
                         return ptr

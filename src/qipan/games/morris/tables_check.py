@@ -8,7 +8,14 @@
 * for a stored distance of at most ``search_depth`` plies, a plain search over the engine's
   moves (no table) must prove exactly that: a win within d plies but not within d - 2, or a
   loss within d plies that cannot be delayed beyond; a draw must have no forced result
-  within ``search_depth`` plies."""
+  within ``search_depth`` plies.
+
+``prove_sample`` goes to the full claimed depth: the compiled proof search of
+``proof_search.py`` (alpha-beta with mate-distance bounds over the engine's compiled moves,
+no table read) must find a stored "win in d" / "loss in d" exactly at horizon d, and no forced
+result within the deepest distance the tables hold for a stored draw; a node budget per
+position says how far it may go, and the report counts the positions verified to the full
+depth and the depth reached by the others."""
 
 from __future__ import annotations
 
@@ -92,22 +99,117 @@ def check_position(tables, key, index, mover: int, search_depth: int) -> tuple[b
     return searched, problems
 
 
-def check_sample(tables, count: int, search_depth: int = 3, seed: int = 0, progress=None) -> CheckReport:
-    """Check ``count`` positions drawn uniformly from the positions of the solved segments."""
+def sample_positions(tables, count: int, seed: int = 0) -> list[tuple[tuple, int, int]]:
+    """``count`` (segment key, index, mover) drawn uniformly from the solved segments' positions."""
     segments = [s for s in tables.space.segments() if tables.db.solved(s.key) and s.size]
     if not segments:
         raise QipanError("no solved segment to check")
     rng = random.Random(seed)
     weights = [s.size for s in segments]
-    report = CheckReport()
-    for n in range(count):
+    out = []
+    for _ in range(count):
         segment = rng.choices(segments, weights)[0]
-        searched, problems = check_position(
-            tables, segment.key, rng.randrange(segment.size), rng.randrange(2), search_depth
-        )
+        out.append((segment.key, rng.randrange(segment.size), rng.randrange(2)))
+    return out
+
+
+def check_sample(tables, count: int, search_depth: int = 3, seed: int = 0, progress=None) -> CheckReport:
+    """Check ``count`` positions drawn uniformly from the positions of the solved segments."""
+    report = CheckReport()
+    for n, (key, index, mover) in enumerate(sample_positions(tables, count, seed)):
+        searched, problems = check_position(tables, key, index, mover, search_depth)
         report.positions += 1
         report.searched += searched
         report.failures.extend(problems)
         if progress and (n + 1) % 500 == 0:
             progress(n + 1, count)
+    return report
+
+
+@dataclass
+class ProofReport:
+    positions: int = 0
+    #: Verified to the full claimed depth (wins and losses: exactly; draws: the draw depth).
+    full: int = 0
+    #: kind -> [positions, verified to the full depth, sum of the depths reached]
+    kinds: dict = field(default_factory=dict)
+    failures: list[str] = field(default_factory=list)
+    nodes: int = 0
+
+    def add(self, other: ProofReport) -> None:
+        self.positions += other.positions
+        self.full += other.full
+        self.failures.extend(other.failures)
+        self.nodes += other.nodes
+        for kind, row in other.kinds.items():
+            mine = self.kinds.setdefault(kind, [0, 0, 0])
+            for i, x in enumerate(row):
+                mine[i] += x
+
+
+def deepest(tables) -> int:
+    """The longest distance any solved position of the tables claims."""
+    top = 0
+    for s in tables.space.segments():
+        if tables.db.solved(s.key) and s.size:
+            codes = tables.db.values(s.key)
+            known = codes[codes < 255]
+            top = max(top, int(known.max()) - 1 if known.size else 0)
+    return top
+
+
+def prove_position(search, tables, key, index: int, mover: int, draw_depth: int):
+    """Prove one stored value with ``search`` (a ``ProofSearch``): (stored kind, verified to
+    the full depth, depth reached, the problem found or None)."""
+    state = tables.space.state_at(key, index, mover)
+    kind, plies = decode(tables.db.probe(key, index))
+    label = state.position()
+    if not state.legal_moves():
+        ok = (kind, plies) == ("loss", 0)
+        return kind, ok, 0, None if ok else f"{label}: blocked but stored {(kind, plies)}"
+    target = draw_depth if kind == "draw" else plies
+    proof = search.prove(state, target)
+    full = proof.depth == target
+    expected = (kind, plies) if full or kind == "draw" else ("draw", None)
+    if (proof.value, proof.plies) != expected:
+        problem = f"{label}: stored {(kind, plies)}, the search proves {(proof.value, proof.plies)} at horizon {proof.depth}"
+        return kind, False, proof.depth, problem
+    return kind, full, proof.depth, None
+
+
+def prove_sample(
+    tables,
+    count: int,
+    seed: int = 0,
+    nodes: int = 200_000,
+    table_bits: int = 22,
+    draw_depth: int | None = None,
+    part: tuple[int, int] = (0, 1),
+    progress=None,
+) -> ProofReport:
+    """Prove ``count`` sampled positions to the depth the tables claim (``part`` = (k, jobs):
+    this process takes every jobs-th position from the k-th, so jobs processes share one
+    sample). ``draw_depth``: how deep a stored draw is searched (default: the deepest
+    distance in the tables)."""
+    from .proof_search import ProofSearch
+
+    search = ProofSearch(tables.game, table_bits=table_bits, nodes=nodes)
+    draw_depth = deepest(tables) if draw_depth is None else draw_depth
+    report = ProofReport()
+    k, jobs = part
+    sample = sample_positions(tables, count, seed)[k::jobs]
+    for n, (key, index, mover) in enumerate(sample):
+        kind, got_full, depth, problem = prove_position(search, tables, key, index, mover, draw_depth)
+        if problem:
+            report.failures.append(problem)
+        row = report.kinds.setdefault(kind, [0, 0, 0])
+        row[0] += 1
+        row[1] += got_full
+        row[2] += depth
+        report.positions += 1
+        report.full += got_full
+        if progress and (n + 1) % 100 == 0:
+            report.nodes = search.nodes
+            progress(n + 1, len(sample), report)
+    report.nodes = search.nodes
     return report
