@@ -23,7 +23,9 @@ def status_line(state: ModXState) -> str:
 
 def turn_line(state: ModXState) -> str:
     if state.outcome is not None:
-        who = ", ".join(COLOURS[p] for p in state.outcome.winners) or "nobody (draw)"
+        if not state.outcome.winners:
+            return f"game over: draw; {state.outcome.reason}"
+        who = ", ".join(COLOURS[p] for p in state.outcome.winners)
         return f"game over: {who} won; {state.outcome.reason}"
     who = COLOURS[state.to_move]
     if state.phase == "setup":
