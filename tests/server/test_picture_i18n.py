@@ -98,3 +98,15 @@ def test_both_catalogues_have_the_same_picture_keys():
     zh = {k for k in i18n.own_messages("zh-TW") if k.startswith(i18n.PICTURE_PREFIX)}
     assert en == zh and en
     assert [t["key"] for t in i18n.picture_templates()][:3] == list(i18n.PICTURE_PARTS)
+
+
+def test_a_reference_picture_follows_the_browsers_language(client):
+    """The lobby's Tantrix tile gallery (``Game.pictures``) is served in the page's language."""
+    zh = client.get("/api/specs/tantrix/pictures/tiles", headers={"accept-language": "zh-TW"})
+    en = client.get("/api/specs/tantrix/pictures/tiles", headers={"accept-language": "en"})
+    assert zh.status_code == en.status_code == 200
+    assert "The 56 Tantrix tiles by number" in en.text
+    assert "56 塊探索遊戲牌" in zh.text and "The 56 Tantrix tiles" not in zh.text
+    switched = client.get("/api/specs/tantrix/pictures/tiles?lang=zh-TW", headers={"accept-language": "en"})
+    assert "56 塊探索遊戲牌" in switched.text
+    assert client.get("/api/specs/tantrix/pictures/tiles?lang=xx").status_code == 400

@@ -25,6 +25,7 @@ from ..core import QipanError, load, specs
 from ..fast import warm_up
 from .analysis import analysis_router
 from .errors import ApiError
+from .i18n import LANGUAGES, negotiate, translate_svg
 from .inputs import parse_json
 from .limits import AddressRate, BodyLimit, Limits, RateLimit, TokenBuckets
 from .manager import Connection, Manager
@@ -115,14 +116,19 @@ def create_app(
             "featured": featured,
         }
 
-    @app.get("/api/specs/{preset}/pictures/{name}", **doc(404))
-    async def get_picture(preset: str, name: str) -> Response:
-        """A reference picture the game declares (``Game.pictures``, listed in its capabilities)."""
+    @app.get("/api/specs/{preset}/pictures/{name}", **doc(400, 404))
+    async def get_picture(request: Request, preset: str, name: str, lang: str | None = None) -> Response:
+        """A reference picture the game declares (``Game.pictures``, listed in its
+        capabilities), its texts in ``lang`` (the page's switch), else the browser's language."""
+        if lang is not None and lang not in LANGUAGES:
+            raise ApiError(400, f"unknown language {lang!r}: one of {', '.join(LANGUAGES)}")
         try:
             svg = load(preset).picture(name)
         except QipanError as exc:
             raise ApiError(404, str(exc)) from exc
-        return Response(svg, media_type="image/svg+xml")
+        lang = lang or negotiate(request.headers.get("accept-language"))
+        headers = {"Vary": "Accept-Language"}
+        return Response(translate_svg(svg, lang), media_type="image/svg+xml", headers=headers)
 
     # -- games -------------------------------------------------------------------------
     @app.post("/api/games", status_code=201, **doc(400, body=CREATE))

@@ -1,6 +1,6 @@
 // The lobby: a new-game form generated from the registry, and lists of games.
 import { api, el, mySeats, myName, rememberSeat, setMyName } from "./api.js";
-import { familyName, gameName, has, t, translateError } from "./i18n.js";
+import { currentLanguage, familyName, gameName, has, t, translateError } from "./i18n.js";
 
 let registry = { games: [], agents: [] };
 const $ = (id) => document.getElementById(id);
@@ -66,7 +66,7 @@ function renderForm() {
   $("game-description").replaceChildren(describe(spec), " ",
     el("a", { href: `/rules/${encodeURIComponent(spec.id)}`, class: "rules-link", "data-rules": spec.id }, t("lobby.read_rules")),
     ...pictures.map((name) => el("a", {
-    href: `/api/specs/${encodeURIComponent(spec.id)}/pictures/${encodeURIComponent(name)}`,
+    href: `/api/specs/${encodeURIComponent(spec.id)}/pictures/${encodeURIComponent(name)}?lang=${encodeURIComponent(currentLanguage())}`,
     target: "_blank", class: "picture-link",
   }, ` [${name}]`)));
   const players = $("players-select");
