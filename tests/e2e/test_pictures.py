@@ -11,7 +11,10 @@ def test_lobby_links_the_declared_tile_gallery(live_server, new_page):
     link = page.wait_for_selector("#game-description a.picture-link")
     assert link.text_content().strip() == "[tiles]"
     href = link.get_attribute("href")
-    assert href in ("/api/specs/tantrix/pictures/tiles?lang=en", "/api/specs/tantrix/pictures/tiles?lang=zh-TW")
+    assert href in (
+        "/api/specs/tantrix/pictures/tiles?lang=en",
+        "/api/specs/tantrix/pictures/tiles?lang=zh-TW",
+    )
     page.goto(live_server.base + href)
     assert page.locator("svg.tantrix-tiles g.tile").count() == 56
     page.goto(live_server.base + "/?game=trax")
