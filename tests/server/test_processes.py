@@ -407,5 +407,7 @@ def test_offers_real_time_moves_and_online_marks_hold_across_processes(cluster, 
         )
 
     asyncio.run(scenario())
+    # The ticker's clock starts with its first move ("go"): wait for the two ticks after it.
+    wait_for(lambda: len(move_rows(cluster_db, ticker)) >= 3, 30)
     _, gaps = tick_gaps_around(cluster_db, ticker, "go")
     assert gaps and min(gaps) >= tick * 0.95, gaps  # the ticks kept their pace
