@@ -12,6 +12,17 @@ Several processes (``qipan serve --redis``) on one PostgreSQL database: ``--proc
 --redis redis://127.0.0.1:6379 --db postgresql://...``; game i is created on and played
 through process i mod N (``--cross``: its second player on the next process, so every move
 also crosses Redis).
+
+A PostgreSQL ``--db`` names the server: each run creates a scratch database there and drops
+it afterwards (``--reuse-db`` plays in the named one), so games left unfinished by earlier runs
+are not resumed and claimed (a cost that grew run by run) while this one is measured.
+
+The client checks what it receives: every update must be for the version it holds (its
+base), the mover's legal list is what it picks from, and at the end every socket asks for
+the whole state again (resync), which must equal the one it built from the updates. By
+default it applies every SVG patch as the browser does (about as much CPU per move as the
+server spends); ``--lean`` skips the patches (the final check then leaves the picture out),
+so that on a small machine the client takes less of the CPU the servers need.
 """
 
 from __future__ import annotations
@@ -28,6 +39,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
+from contextlib import contextmanager
 from urllib.parse import urlparse
 
 import httpx
@@ -73,14 +86,48 @@ def start_server(
     raise SystemExit("the server did not start")
 
 
-class Player:
-    """One seat's WebSocket: keeps the latest state and wakes whoever waits for a ply."""
+@contextmanager
+def scratch_database(url: str, reuse: bool):
+    """A fresh database on the PostgreSQL server of ``url``, dropped afterwards (the URL
+    itself for SQLite or with ``reuse``)."""
+    if reuse or not url.startswith(("postgresql://", "postgres://")):
+        yield url
+        return
+    import sqlalchemy as sa
 
-    def __init__(self, ws):
+    from qipan.server.storage import normalise_url
+
+    name = f"qipan_load_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(normalise_url(url), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+#: What the final check compares in lean mode (the picture is not kept up to date there).
+NOT_COMPARED = ("type", "text")
+
+
+class Player:
+    """One seat's WebSocket: keeps the latest state and wakes whoever waits for a ply.
+    ``lean``: SVG patches are not applied (the held picture goes stale)."""
+
+    def __init__(self, ws, seat: int, lean: bool = False):
         self.ws = ws
+        self.seat = seat
+        self.lean = lean
         self.state: dict | None = None
         self.changed = asyncio.Event()
         self.errors = 0
+        #: Updates that did not fit the state held (a wrong base version, a bad patch).
+        self.mismatches = 0
+        #: The whole state the server sent on the final resync.
+        self.resynced: dict | None = None
         #: Per-change messages received (updates, not the first state) and their bytes.
         self.updates = 0
         self.update_bytes: list[int] = []
@@ -89,11 +136,19 @@ class Player:
         async for raw in self.ws:
             message = json.loads(raw)
             if message["type"] == "state":
-                self.state = message
+                if self.state is None:
+                    self.state = message
+                else:  # the answer to the final resync
+                    self.resynced = message
                 self.changed.set()
             elif message["type"] == "update":
                 self.update_bytes.append(len(raw.encode() if isinstance(raw, str) else raw))
-                self.state = apply(self.state, message)
+                if self.lean:
+                    message.pop("svg_patch", None)
+                try:
+                    self.state = apply(self.state, message)
+                except (ValueError, IndexError, TypeError):
+                    self.mismatches += 1
                 self.changed.set()
             elif message["type"] == "error":
                 self.errors += 1
@@ -104,9 +159,28 @@ class Player:
             self.changed.clear()
             await self.changed.wait()
 
+    async def check(self) -> bool:
+        """Ask for the whole state again; True if it equals the one built from the updates
+        (less the picture when lean, and the legal moves the server sends only to a mover)."""
+        self.changed.clear()
+        await self.ws.send(json.dumps({"type": "resync"}))
+        while self.resynced is None:
+            await asyncio.wait_for(self.changed.wait(), 30)
+            self.changed.clear()
+        skip = NOT_COMPARED + (("svg",) if self.lean else ())
+        held = {k: v for k, v in self.state.items() if k not in skip}
+        fresh = {k: v for k, v in self.resynced.items() if k not in skip}
+        for state in (held, fresh):  # presence and clocks move on between the two
+            state.pop("clock", None)
+            if held["to_move"] != self.seat:  # updates bring legal moves to the mover only
+                state.pop("legal", None)
+            for seat in state.get("seats", ()):
+                seat.pop("online", None)
+        return held == fresh
+
 
 async def setup_game(
-    http: httpx.AsyncClient, ws_bases: list[str], game: str
+    http: httpx.AsyncClient, ws_bases: list[str], game: str, lean: bool = False
 ) -> tuple[list[Player], list[asyncio.Task]]:
     """A game created through the first of ``ws_bases``, seat i's socket on ws_bases[i]."""
     r = await http.post(
@@ -128,7 +202,7 @@ async def setup_game(
             additional_headers={"Authorization": f"Bearer {seat['token']}"},
             max_size=1 << 22,
         )
-        player = Player(ws)
+        player = Player(ws, seat["seat"], lean)
         tasks.append(asyncio.create_task(player.read()))
         players.append(player)
     for p in players:
@@ -193,9 +267,9 @@ async def run(args) -> None:
     load_before = f"{os.getloadavg()[0]:.1f}"
     bases = [base]
     if base is None:
-        db = args.db or f"sqlite:///{tempfile.mkdtemp(prefix='qipan-load-')}/load.sqlite3"
         if args.processes > 1 and not args.redis:
             raise SystemExit("--processes needs --redis (and a PostgreSQL --db)")
+        db = args.database
         started = [
             start_server(db, redis=args.redis, kernels=args.bot_games > 0, wrapper=args.wrapper)
             for _ in range(args.processes)
@@ -233,7 +307,10 @@ async def run(args) -> None:
             setups = []
             for i in range(0, args.games, 20):  # connect in batches
                 setups += await asyncio.gather(
-                    *(setup_game(http, sockets_of(k), game) for k in range(i, min(args.games, i + 20)))
+                    *(
+                        setup_game(http, sockets_of(k), game, args.lean)
+                        for k in range(i, min(args.games, i + 20))
+                    )
                 )
             setup_time = time.perf_counter() - t0
         setup_cpu = total_cpu(procs)
@@ -250,6 +327,8 @@ async def run(args) -> None:
         elapsed = time.perf_counter() - t0
         errors = sum(p.errors for players, _ in setups for p in players)
         sizes = [b for players, _ in setups for p in players for b in p.update_bytes]
+        mismatches = sum(p.mismatches for players, _ in setups for p in players)
+        checked = await asyncio.gather(*(p.check() for players, _ in setups for p in players))
         for players, tasks in setups:
             for p in players:
                 await p.ws.close()
@@ -266,6 +345,7 @@ async def run(args) -> None:
     print(
         f"game {game}; {args.games} concurrent games, {2 * args.games} WebSockets; think {args.think}s; "
         f"{args.bot_games} bot-vs-bot games (mcts {args.bot_time}s/move) alongside; "
+        f"db {urlparse(args.db or 'sqlite:').scheme or 'sqlite'}{', redis' if args.redis else ''}; "
         f"server {f'{len(procs)} subprocess(es)' if procs else base}"
         f"{', cross-process games' if args.cross else ''}; {os.cpu_count()} cores"
     )
@@ -280,6 +360,11 @@ async def run(args) -> None:
         )
     print(cpu + f"; load average before/after: {load_before} / {os.getloadavg()[0]:.1f}")
     print(f"moves: {total} in {elapsed:.1f}s = {total / elapsed:.0f} moves/s; errors: {errors}")
+    print(
+        f"client check ({'lean: pictures not patched' if args.lean else 'full: every SVG patch applied'}): "
+        f"{mismatches} updates that did not fit; final resync equal to the state built "
+        f"on {sum(checked)} of {len(checked)} sockets"
+    )
     if sizes:
         per_move = sum(sizes) / max(1, total) / 2  # two sockets per game hear every move
         print(
@@ -317,13 +402,21 @@ def main() -> None:
         "--wrapper", default=None, help="a Python file that runs the server code it is given (a profiler)"
     )
     parser.add_argument("--cross", action="store_true", help="each game's second player on the next process")
+    parser.add_argument(
+        "--lean", action="store_true", help="do not apply SVG patches (versions and moves still checked)"
+    )
+    parser.add_argument(
+        "--reuse-db", action="store_true", help="play in the PostgreSQL database named, not a scratch one"
+    )
     args = parser.parse_args()
-    try:  # the load client shares the machine with the server: keep it light
-        import uvloop
+    default = f"sqlite:///{tempfile.mkdtemp(prefix='qipan-load-')}/load.sqlite3"
+    with scratch_database(args.db or default, args.reuse_db or args.url is not None) as args.database:
+        try:  # the load client shares the machine with the server: keep it light
+            import uvloop
 
-        uvloop.run(run(args))
-    except ImportError:
-        asyncio.run(run(args))
+            uvloop.run(run(args))
+        except ImportError:
+            asyncio.run(run(args))
 
 
 if __name__ == "__main__":
