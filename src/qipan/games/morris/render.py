@@ -3,9 +3,10 @@ come from the point names)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 
-from .board import COLOUR, bits, grid_xy
+from .board import COLOUR, Tables, grid_xy
 from .rules import MorrisState
 
 _STONE = ("W", "B")
@@ -63,59 +64,26 @@ def text(state: MorrisState) -> str:
 def svg(state: MorrisState, cell: int = 60) -> str:
     """A standalone SVG; every point and stone carries ``data-target`` = its name."""
     t = state.t
-    size = t.board.size
-    margin = cell * 0.7
-    side = int(2 * margin + cell * (size - 1))
-
-    def xy(name):
-        x, y = grid_xy(name)
-        return margin + cell * x, margin + cell * (size - 1 - y)
-
+    parts = _board_parts(t, cell)
     last = state.history[-1] if state.history else None
-    from_to = set()
-    removed = set()
+    from_to = removed = 0  # point masks of the last move's ends and of what it removed
     if last is not None and last.data is not None:
         f, to, rem, _, _ = last.data
-        from_to = {t.names[i] for i in (f, to) if i >= 0}
-        removed = {t.names[i] for i in bits(rem)}
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {side + 24}" '
-        f'width="{side}" height="{side + 24}" class="qipan-morris">',
-        f'<rect width="{side}" height="{side + 24}" fill="#e8c98f"/>',
-    ]
-    for a, b in t.board.edges:
-        (x1, y1), (x2, y2) = xy(a), xy(b)
-        out.append(
-            f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="#3b2a14" stroke-width="3"/>'
-        )
-    for i, name in enumerate(t.names):
-        x, y = xy(name)
-        hl = ' stroke="#d02020" stroke-width="4"' if name in from_to else ""
-        out.append(
-            f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.16:g}" fill="#3b2a14" '
-            f'data-target="{name}" class="point"{hl}><title>{name}</title></circle>'
-        )
-        owner = 0 if state.bb[0] >> i & 1 else 1 if state.bb[1] >> i & 1 else None
-        if owner is not None:
-            fill, edge = ("#f7f3ea", "#222") if owner == 0 else ("#1d1d1d", "#000")
-            ring = "#d02020" if name in from_to else edge
-            width = 4 if name in from_to else 2
-            out.append(
-                f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.36:g}" fill="{fill}" stroke="{ring}" '
-                f'stroke-width="{width}" data-target="{name}" class="stone {_STONE[owner]}">'
-                f"<title>{name}</title></circle>"
-            )
-        if name in removed:
-            d = cell * 0.22
-            out.append(
-                f'<path d="M{x - d:g},{y - d:g} L{x + d:g},{y + d:g} M{x - d:g},{y + d:g} '
-                f'L{x + d:g},{y - d:g}" stroke="#d02020" stroke-width="4" class="removed"/>'
-            )
-    for i in range(size):
-        x = margin + cell * i
-        out.append(f'<text x="{x:g}" y="{side - 6}" font-size="14" text-anchor="middle">{chr(97 + i)}</text>')
-        y = margin + cell * (size - 1 - i)
-        out.append(f'<text x="10" y="{y + 5:g}" font-size="14">{i + 1}</text>')
+        from_to = sum(1 << i for i in (f, to) if i >= 0)
+        removed = rem
+    white, black = state.bb
+    out = [parts.head]
+    for i, (point, stones, cross) in enumerate(parts.points):
+        lit = from_to >> i & 1
+        out.append(point[lit])
+        if white >> i & 1:
+            out.append(stones[0][lit])
+        elif black >> i & 1:
+            out.append(stones[1][lit])
+        if removed >> i & 1:
+            out.append(cross)
+    out.append(parts.labels)
+    side = parts.side
     caption = f"{_status(state)} · hands W {state.hand[0]} B {state.hand[1]}"
     # Shrink a long caption to the board's width (a glyph is about 0.55 em wide).
     font = min(14.0, (side - 8) / (0.55 * len(caption)))
@@ -125,3 +93,81 @@ def svg(state: MorrisState, cell: int = 60) -> str:
     )
     out.append("</svg>")
     return "\n".join(out)
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """What every picture of one board at one size draws alike (see _board_parts)."""
+
+    side: int
+    #: The frame and the lines, as one text.
+    head: str
+    #: Per point (in the order of the names): its marker (plain, highlighted), its stone per
+    #: colour (plain, highlighted) and the cross marking a removed stone.
+    points: list[tuple[tuple[str, str], tuple[tuple[str, str], tuple[str, str]], str]]
+    #: The file and rank labels, as one text.
+    labels: str
+
+
+_PARTS: dict[tuple[Tables, int], _Parts] = {}
+
+
+def _board_parts(t: Tables, cell: int) -> _Parts:
+    """The picture's fixed elements for a rule set's board, made once (most of a picture's
+    cost): the elements of a point differ only by what stands on it and the highlights."""
+    key = (t, cell)
+    if key in _PARTS:
+        return _PARTS[key]
+    size = t.board.size
+    margin = cell * 0.7
+    side = int(2 * margin + cell * (size - 1))
+
+    def xy(name):
+        x, y = grid_xy(name)
+        return margin + cell * x, margin + cell * (size - 1 - y)
+
+    head = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {side} {side + 24}" '
+        f'width="{side}" height="{side + 24}" class="qipan-morris">',
+        f'<rect width="{side}" height="{side + 24}" fill="#e8c98f"/>',
+    ]
+    for a, b in t.board.edges:
+        (x1, y1), (x2, y2) = xy(a), xy(b)
+        head.append(
+            f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="#3b2a14" stroke-width="3"/>'
+        )
+    points = []
+    for name in t.names:
+        x, y = xy(name)
+        marker = tuple(
+            f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.16:g}" fill="#3b2a14" '
+            f'data-target="{name}" class="point"{hl}><title>{name}</title></circle>'
+            for hl in ("", ' stroke="#d02020" stroke-width="4"')
+        )
+        stones = []
+        for owner in (0, 1):
+            fill, edge = ("#f7f3ea", "#222") if owner == 0 else ("#1d1d1d", "#000")
+            stones.append(
+                tuple(
+                    f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.36:g}" fill="{fill}" stroke="{ring}" '
+                    f'stroke-width="{width}" data-target="{name}" class="stone {_STONE[owner]}">'
+                    f"<title>{name}</title></circle>"
+                    for ring, width in ((edge, 2), ("#d02020", 4))
+                )
+            )
+        d = cell * 0.22
+        cross = (
+            f'<path d="M{x - d:g},{y - d:g} L{x + d:g},{y + d:g} M{x - d:g},{y + d:g} '
+            f'L{x + d:g},{y - d:g}" stroke="#d02020" stroke-width="4" class="removed"/>'
+        )
+        points.append((marker, tuple(stones), cross))
+    labels = []
+    for i in range(size):
+        x = margin + cell * i
+        labels.append(
+            f'<text x="{x:g}" y="{side - 6}" font-size="14" text-anchor="middle">{chr(97 + i)}</text>'
+        )
+        y = margin + cell * (size - 1 - i)
+        labels.append(f'<text x="10" y="{y + 5:g}" font-size="14">{i + 1}</text>')
+    _PARTS[key] = _Parts(side, "\n".join(head), points, "\n".join(labels))
+    return _PARTS[key]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .board import FILES
+from .board import FILES, Geometry
 
 if TYPE_CHECKING:
     from .rules import PenteState
@@ -19,7 +19,9 @@ def player_label(state: PenteState, p: int) -> str:
     return f"P{p + 1} {COLOUR_NAMES[p]}"
 
 
-def status_line(state: PenteState) -> str:
+def status_line(state: PenteState, words: list[str] | None = None) -> str:
+    """The captures, who is to move or the result, and the last move with its
+    announcement (``words``: ``state.announcements()``, if the caller has them)."""
     caps = ", ".join(f"{player_label(state, p)} {c}" for p, c in enumerate(state.captures))
     parts = [f"captures: {caps}"]
     if state.outcome is not None:
@@ -30,7 +32,8 @@ def status_line(state: PenteState) -> str:
         parts.append(f"double open tria pending for {player_label(state, state.pending)}")
     if state.last >= 0:
         parts.append(f"last: {state.geom.name[state.last]}")
-        words = state.announcements()  # the etiquette's "tria" / "tessera" (禮節)
+        if words is None:
+            words = state.announcements()  # the etiquette's "tria" / "tessera" (禮節)
         if words:
             parts.append(f"{player_label(state, state.stone(state.last))} announces: {', '.join(words)}")
     return " | ".join(parts)
@@ -62,13 +65,51 @@ def svg(state: PenteState, cell: int = 28) -> str:
     n = g.n
     margin = cell
     side = margin * 2 + cell * (n - 1)
+    head, points = _board_parts(g, cell, state.num_players)
+    cells = state.cells
+    # The fixed parts come from the cache; only the stones, marks and texts are new.
+    out = [head]
+    out += [pieces[cells[i]] for i, pieces in points]
+    if state.last >= 0:
+        x, y = _xy(g, state.last, cell)
+        out.append(
+            f'<circle cx="{x}" cy="{y}" r="{cell * 0.45 * 0.35:.1f}" fill="#e74c3c" class="last-move"/>'
+        )
+    out.extend(_captures(state, side, margin, cell))
+    words = state.announcements()
+    if words:  # the etiquette's call, for front ends to show (in their language)
+        p = state.stone(state.last)
+        out.append(f'<g class="announce" data-announce="{words[0]}" data-player="{p}"/>')
+    status = status_line(state, words).replace("&", "&amp;").replace("<", "&lt;")
+    out.append(
+        f'<text x="{margin}" y="{side + 18}" font-size="12" font-family="sans-serif" '
+        f'class="status">{status}</text>'
+    )
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _xy(g: Geometry, i: int, cell: int) -> tuple[int, int]:
+    return cell + g.col[i] * cell, cell + (g.n - 1 - g.row[i]) * cell
+
+
+#: The fixed parts of the picture per (geometry, cell size, player count): see _board_parts.
+_PARTS: dict[tuple[Geometry, int, int], tuple[str, list[tuple[int, tuple[str, ...]]]]] = {}
+
+
+def _board_parts(g: Geometry, cell: int, players: int) -> tuple[str, list[tuple[int, tuple[str, ...]]]]:
+    """What every picture of a board size draws alike, made once (most of a picture's
+    cost): the frame, grid, labels and centre as one text, and for each point its element
+    per cell value (empty, then each player's stone), in drawing order."""
+    key = (g, cell, players)
+    if key in _PARTS:
+        return _PARTS[key]
+    n = g.n
+    margin = cell
+    side = margin * 2 + cell * (n - 1)
     height = side + 30
     tray = 4 * cell  # captured pairs beside the board, one column per player
     width = side + tray
-
-    def xy(i: int) -> tuple[int, int]:
-        return margin + g.col[i] * cell, margin + (n - 1 - g.row[i]) * cell
-
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" class="qipan-board pente">',
@@ -84,40 +125,28 @@ def svg(state: PenteState, cell: int = 28) -> str:
         out.append(f'<text x="{p}" y="{hi + 20}" {font}>{FILES[k]}</text>')
         out.append(f'<text x="{lo - 16}" y="{margin + (n - 1 - k) * cell + 4}" {font}>{k + 1}</text>')
         out.append(f'<text x="{hi + 16}" y="{margin + (n - 1 - k) * cell + 4}" {font}>{k + 1}</text>')
-    cx, cy = xy(g.centre)
+    cx, cy = _xy(g, g.centre, cell)
     out.append(f'<circle cx="{cx}" cy="{cy}" r="3" fill="#5a3d12"/>')
     r = cell * 0.45
+    points = []
     for i in g.points:
-        x, y = xy(i)
+        x, y = _xy(g, i, cell)
         name = g.name[i]
-        p = state.stone(i)
-        if p is None:
-            out.append(
-                f'<circle cx="{x}" cy="{y}" r="{r:.1f}" fill="transparent" class="point" '
-                f'data-target="{name}"><title>{name}</title></circle>'
-            )
-        else:
-            out.append(
+        pieces = [
+            f'<circle cx="{x}" cy="{y}" r="{r:.1f}" fill="transparent" class="point" '
+            f'data-target="{name}"><title>{name}</title></circle>'
+        ]
+        for p in range(players):
+            stone = (
                 f'<circle cx="{x}" cy="{y}" r="{r:.1f}" fill="{FILLS[p]}" stroke="#000" stroke-width="1" '
                 f'class="stone p{p + 1}" data-target="{name}"><title>{name}</title></circle>'
             )
-            if state.num_players > 2:  # four colours: the seat number too, not colour alone
-                out.append(_seat_number(x, y, p, cell))
-    if state.last >= 0:
-        x, y = xy(state.last)
-        out.append(f'<circle cx="{x}" cy="{y}" r="{r * 0.35:.1f}" fill="#e74c3c" class="last-move"/>')
-    out.extend(_captures(state, side, margin, cell))
-    words = state.announcements()
-    if words:  # the etiquette's call, for front ends to show (in their language)
-        p = state.stone(state.last)
-        out.append(f'<g class="announce" data-announce="{words[0]}" data-player="{p}"/>')
-    status = status_line(state).replace("&", "&amp;").replace("<", "&lt;")
-    out.append(
-        f'<text x="{margin}" y="{side + 18}" font-size="12" font-family="sans-serif" '
-        f'class="status">{status}</text>'
-    )
-    out.append("</svg>")
-    return "\n".join(out)
+            if players > 2:  # four colours: the seat number too, not colour alone
+                stone += "\n" + _seat_number(x, y, p, cell)
+            pieces.append(stone)
+        points.append((i, tuple(pieces)))  # indexed by the cell value: EMPTY, then player + 1
+    _PARTS[key] = ("\n".join(out), points)
+    return _PARTS[key]
 
 
 def _seat_number(x: float, y: float, p: int, cell: int) -> str:
