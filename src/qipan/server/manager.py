@@ -36,7 +36,17 @@ from .errors import ApiError
 from .inputs import scrub
 from .lease import LEASE_SECONDS, Leases, served
 from .presence import Presence
-from .session import Session, bot_limits, bot_name, bot_request, new_game_id, new_token, no_offers
+from .queued import QueuedMoves
+from .session import (
+    QUEUED_MOVES,
+    Session,
+    bot_limits,
+    bot_name,
+    bot_request,
+    new_game_id,
+    new_token,
+    no_offers,
+)
 from .storage import GameChanged, StaleMove, Storage, StoredGame, StoredMove
 
 log = logging.getLogger("qipan.server")
@@ -77,6 +87,8 @@ class Manager:
         self.locks: dict[str, asyncio.Lock] = {}
         self.pool = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="qipan-bot")
         self.db = ThreadPoolExecutor(max_workers=db_workers or storage.workers, thread_name_prefix="qipan-db")
+        #: Real-time moves waiting for their tick, in the store (queued.py).
+        self.queue = QueuedMoves(storage)
         self.tasks: set[asyncio.Task] = set()
         #: This serving process, in the store's list of processes (heartbeats).
         self.process = new_game_id() + new_game_id()
@@ -89,7 +101,8 @@ class Manager:
         self.presence: Presence | None = None
         #: The latest version heard of each game (also of games not loaded here).
         self.heard: dict[str, int] = {}
-        #: Real-time games run here for which another process left moves (queued_moves).
+        #: Real-time games whose queued moves this process must read from the store before
+        #: their next tick (another process left some, or this one just took the game).
         self.queued_elsewhere: set[str] = set()
         if redis_url:
             from .pubsub import Bus, channel_for
@@ -127,7 +140,7 @@ class Manager:
         """Start running a game here: at start (``periods``: when the server ran before this
         process), or taken over from a process that died (None: the server ran meanwhile,
         so its clocks ran too)."""
-        self.queued_elsewhere.add(game_id)  # moves left for the old holder are ours now
+        self.queued_elsewhere.add(game_id)  # moves left for the old holder (or before a restart)
         try:
             session = await self._load(game_id)
             if self.bus is not None:  # it may have changed since this process loaded it
@@ -526,11 +539,9 @@ class Manager:
                 return False
             if session.realtime_tick and session.seats[seat]["kind"] == "human":
                 # Real time: the move waits for the seat's next tick (the timer plays it),
-                # so ticks follow the clock, never the clicks.
-                if self._runs(session):
-                    session.queue_move(seat, text)
-                else:  # another process runs the ticks: leave the move for it
-                    await self._queue_elsewhere(session, seat, text)
+                # so ticks follow the clock, never the clicks. Stored before it is
+                # acknowledged: the holder may die before that tick.
+                await self._queue(session, seat, text)
                 return True
             if ply is not None and ply > session.state.ply and self.bus is not None:
                 # The client saw a later position (through another process) than we have
@@ -550,27 +561,29 @@ class Manager:
             return session
         raise ApiError(409, f"the game is over ({session.result.reason})")
 
-    async def _play(self, session: Session, seat: int, text: str) -> None:
+    async def _play(self, session: Session, seat: int, text: str, taken: list[int] | None = None) -> None:
         """Play, store, then tell. The caller holds the game's lock (``_changing``), which
-        rolls the move back if storing it fails."""
+        rolls the move back if storing it fails. ``taken``: the queued real-time moves
+        (row ids) this tick plays or drops, deleted in the same write."""
         first = session.state.ply
         played = session.play(seat, text, time.time())
         session.offers = no_offers()  # the store clears them with the move
         now = time.time()
         self._settle(session, now)  # result and the next seat's clock go in the same write
+        args = (session.id, first, played, session.status, _result(session), _clock(session), session.version)
         try:
-            await self._db(
-                self.storage.append_moves,
-                session.id,
-                first,
-                played,
-                session.status,
-                _result(session),
-                _clock(session),
-                session.version,
-            )
+            if taken:
+                await self._db(self.queue.append_taking, *args, taken)
+            else:
+                await self._db(self.storage.append_moves, *args)
         except StaleMove as exc:
             raise ApiError(409, f"stale move: {exc}") from exc
+        except GameChanged:
+            if taken:  # another process may have played them: read the queue again
+                self.queued_elsewhere.add(session.id)
+            raise
+        if taken:
+            session.drop_queued(taken)
         session.stored.version += 1
         session.stored.moves.extend(played)
         session.epoch += 1
@@ -745,30 +758,36 @@ class Manager:
             }
         )
 
-    async def _queue_elsewhere(self, session: Session, seat: int, text: str) -> None:
-        """A real-time move sent to this process, which does not run the game's ticks: it
-        is checked here (as the holder would), left in the store for the holder, and the
-        holder is told to take it at its next tick."""
+    async def _queue(self, session: Session, seat: int, text: str) -> None:
+        """A real-time move for ``seat``'s next tick: checked here (as the holder would:
+        legal now, not too many waiting), then stored (queued.py). The holder keeps it in
+        memory too; another process tells the holder to read the queue before its tick."""
         session.check_queued(seat, text)
-        await self._db(self.storage.queue_move, session.id, seat, text)
+        row = await self._db(self.queue.add, session.id, seat, text, QUEUED_MOVES)
+        if row is None:
+            raise ApiError(409, f"{QUEUED_MOVES} moves already wait for your next ticks")
+        if self._runs(session):
+            session.add_queued(seat, row, text)
+            return
         self.bus.publish({"type": "queued", "id": session.id})
         # This process may be the holder whose lease was only unconfirmed (a late heartbeat):
         # it does not hear its own message.
         self.queued_elsewhere.add(session.id)
 
-    async def _take_queued(self, session: Session) -> None:
-        """Before a tick: the moves other processes left for this game join its queue
-        (read when told of them, or always while this process cannot hear the others)."""
-        if self.bus is None:
+    async def _read_queued(self, session: Session) -> None:
+        """Before a tick: read the game's queued moves from the store when this process may
+        not know them all (another process left some, the game was just taken over or
+        resumed, or this process cannot hear the others)."""
+        deaf = self.bus is not None and not self.bus.connected
+        if session.id not in self.queued_elsewhere and not deaf:
             return
-        if session.id not in self.queued_elsewhere and self.bus.connected:
-            return
-        self.queued_elsewhere.discard(session.id)
-        for seat, text in await self._db(self.storage.take_queued, session.id):
-            try:
-                session.queue_move(seat, text)
-            except ApiError as exc:  # too many waiting, or no longer legal: as if sent here
-                log.info("game %s: a move queued elsewhere is dropped: %s", session.id, exc.message)
+        self.queued_elsewhere.discard(session.id)  # a notice from now on sets it again
+        try:
+            rows = await self._db(self.queue.waiting, session.id)
+        except ApiError:
+            self.queued_elsewhere.add(session.id)
+            raise
+        session.set_queued(rows)
 
     def _heard_change(self, message: dict) -> None:
         """A change another process stored (from the bus), or a real-time move it left
@@ -912,10 +931,11 @@ class Manager:
             tick = session.realtime_tick
             seat = session.state.to_move
             if tick and seat is not None and seat >= 0:
-                await self._take_queued(session)
+                await self._read_queued(session)
                 # The seat's move for this tick: the first it queued that is still legal,
                 # else (it let the tick pass) the server plays its idle move for it.
-                await self._play(session, seat, session.next_queued(seat) or session.idle_move)
+                text, taken = session.pick_queued(seat)
+                await self._play(session, seat, text or session.idle_move, taken)
                 return True
             return False
 

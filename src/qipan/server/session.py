@@ -110,9 +110,9 @@ class Session:
     #: When the current turn began (wall time), for the seconds spent per move.
     turn_started: float = field(default_factory=time.time)
     _cache: dict = field(default_factory=dict)
-    #: Real time: each seat's moves waiting for its next tick (not stored: a move waits a
-    #: tick at most, per queued move).
-    queued: dict[int, list[str]] = field(default_factory=dict)
+    #: Real time: each seat's moves waiting for its next tick, as (row id, text): the rows
+    #: of ``queued_moves`` this process knows of (queued.py; the table is what counts).
+    queued: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
 
     # -- construction ------------------------------------------------------------------
     @classmethod
@@ -293,11 +293,6 @@ class Session:
         played += self.resolve_chance()
         return played
 
-    def queue_move(self, seat: int, text: str) -> None:
-        """Keep ``seat``'s move for its next real-time tick (see ``check_queued``)."""
-        self.check_queued(seat, text)
-        self.queued.setdefault(seat, []).append(text)
-
     def check_queued(self, seat: int, text: str) -> None:
         """Refuse at once a real-time move that cannot wait for ``seat``'s next tick:
         QUEUED_MOVES wait already (409), or it is not legal now (400, the rules' reason)."""
@@ -310,17 +305,36 @@ class Session:
             except QipanError as exc:
                 raise ApiError(400, str(exc)) from exc
 
-    def next_queued(self, seat: int) -> str | None:
-        """The oldest move ``seat`` queued that is legal now (taken off the queue; the
-        ones no longer legal are dropped), or None."""
-        waiting = self.queued.get(seat, [])
-        while waiting:
-            text = waiting.pop(0)
+    def add_queued(self, seat: int, row: int, text: str) -> None:
+        """A move stored for ``seat``'s next tick (row ``row`` of ``queued_moves``)."""
+        self.queued.setdefault(seat, []).append((row, text))
+
+    def set_queued(self, rows: list[tuple[int, int, str]]) -> None:
+        """The waiting moves as the store holds them: (row id, seat, text), oldest first."""
+        self.queued = {}
+        for row, seat, text in rows:
+            self.add_queued(seat, row, text)
+
+    def pick_queued(self, seat: int) -> tuple[str | None, list[int]]:
+        """The oldest move ``seat`` queued that is legal now (None if none is) and the rows
+        this tick takes: that move's and those of the older ones no longer legal. Nothing
+        leaves the queue until the tick is stored (``drop_queued``)."""
+        taken = []
+        for row, text in self.queued.get(seat, []):
+            taken.append(row)
             try:
-                return self.game.parse(text, self.state).text
+                return self.game.parse(text, self.state).text, taken
             except QipanError:
                 continue
-        return None
+        return None, taken
+
+    def drop_queued(self, rows: list[int]) -> None:
+        """The rows a stored tick took leave the queue."""
+        gone = set(rows)
+        for seat, waiting in list(self.queued.items()):
+            waiting[:] = [(row, text) for row, text in waiting if row not in gone]
+            if not waiting:
+                del self.queued[seat]
 
     def take_back(self, count: int) -> None:
         for _ in range(count):
