@@ -118,6 +118,7 @@ def test_forced_fill_lookahead_measures_the_opponents_best_fill():
         for state in decisions(2, seed, min_board=12):
             player = state.to_move
             agent._base_cache = {}
+            agent._index_tracks(state)
             for move in state.legal_moves()[:20]:
                 s = after(state, move)
                 if s.to_move != CHANCE or s.step != 3:
@@ -152,6 +153,7 @@ def test_opponent_reply_is_their_best_placement_from_the_open_hand():
                 continue
             player, opponent = state.to_move, 1 - state.to_move
             agent._base_cache = {}
+            agent._index_tracks(state)
             move = state.legal_moves()[0]
             s = after(state, move)
             base = evaluate(s, player)

@@ -246,40 +246,39 @@ def tracks(edges: dict[Cell, str], colour: str) -> list[tuple[list[Cell], bool]]
     in (q, r) order."""
     seen: set[Cell] = set()
     out = []
-    directions = DIRECTIONS
     for start in sorted(edges):
-        if start in seen:
+        if start in seen or colour not in edges[start]:
             continue
-        oriented = edges[start]
-        first = oriented.find(colour)
-        if first < 0:
-            continue
-        seen.add(start)
-        halves = []
-        closed = False
-        for exit_edge in (first, _EXIT[oriented][first]):
-            half = []
-            (q, r), d = start, exit_edge
-            while True:
-                dq, dr = directions[d]
-                nxt = (q + dq, r + dr)
-                e = edges.get(nxt)
-                if e is None:
-                    break
-                if nxt == start:
-                    closed = True
-                    break
-                seen.add(nxt)
-                half.append(nxt)
-                (q, r), d = nxt, _EXIT[e][(d + 3) % 6]
-            halves.append(half)
-            if closed:
-                break
-        if closed:
-            out.append(([start] + halves[0], True))
-        else:
-            out.append((list(reversed(halves[0])) + [start] + halves[1], False))
+        track = walk_track(edges, start, colour)
+        seen.update(track[0])
+        out.append(track)
     return out
+
+
+def walk_track(edges: dict[Cell, str], start: Cell, colour: str) -> tuple[list[Cell], bool]:
+    """The track of ``colour`` through ``start`` (which shows it), as ``tracks`` lists it
+    when ``start`` is the track's first cell in (q, r) order: a loop from ``start``, a line
+    from the end its lower-numbered exit leads to (the incremental evaluation relies on
+    that order being the same)."""
+    oriented = edges[start]
+    first = oriented.find(colour)
+    directions = DIRECTIONS
+    halves = []
+    for exit_edge in (first, _EXIT[oriented][first]):
+        half = []
+        (q, r), d = start, exit_edge
+        while True:
+            dq, dr = directions[d]
+            nxt = (q + dq, r + dr)
+            e = edges.get(nxt)
+            if e is None:
+                break
+            if nxt == start:
+                return [start] + half, True
+            half.append(nxt)
+            (q, r), d = nxt, _EXIT[e][(d + 3) % 6]
+        halves.append(half)
+    return list(reversed(halves[0])) + [start] + halves[1], False
 
 
 def track_value(cells: list[Cell], loop: bool) -> int:

@@ -28,10 +28,12 @@ from .board import (
     fitting,
     geometry_allows,
     link_ends,
+    neighbour,
     neighbours,
     side_pattern,
     track_value,
     tracks,
+    walk_track,
 )
 
 
@@ -109,28 +111,47 @@ def _fits(edges, cell: Cell, tiles, enough: int = 1) -> int:
     return n
 
 
-def _liveness(state, cell: Cell, unplaced, cache: dict, weights: Weights) -> float:
+def _liveness(state, cell: Cell, unplaced, cache: dict, weights: Weights, geometry=None) -> float:
     """In [0, 1]: whether (and how well) the remaining tiles can fill ``cell``; an end the
-    restrictions alone close counts ``restricted_end``."""
+    restrictions alone close counts ``restricted_end``. ``geometry`` (cell -> the closure
+    test's answer) may carry answers for this table's occupied cells: they do not depend
+    on the tiles' colours, so every placement on one cell shares them."""
     live = cache.get(cell)
     if live is not None:
         return live
     edges = state.edges
     live = _fits(edges, cell, unplaced, weights.fit_full) / weights.fit_full
-    if live and not (state.endgame or geometry_allows(edges, state.counts, cell)):
-        live *= weights.restricted_end
+    if live and not state.endgame:
+        if geometry is None:
+            allowed = geometry_allows(edges, state.counts, cell)
+        else:
+            allowed = geometry.get(cell)
+            if allowed is None:
+                allowed = geometry[cell] = geometry_allows(edges, state.counts, cell)
+        if not allowed:
+            live *= weights.restricted_end
     cache[cell] = live
     return live
 
 
 def colour_potential(
-    state, colour: str, unplaced, cache: dict, weights: Weights = DEFAULT, own: bool = False
+    state,
+    colour: str,
+    unplaced,
+    cache: dict,
+    weights: Weights = DEFAULT,
+    own: bool = False,
+    found_tracks=None,
+    geometry=None,
 ) -> float:
     """The estimate of ``colour``'s final score: best track with its live ends, a share of
-    the second best, and the likely gain of the best join."""
+    the second best, and the likely gain of the best join. ``found_tracks``: ``tracks(state.edges,
+    colour)`` if known (``TrackIndex.after``); ``geometry``: see ``_liveness``."""
     edges = state.edges
+    if found_tracks is None:
+        found_tracks = tracks(edges, colour)
     found = sorted(
-        ((track_value(cells, loop), loop, cells) for cells, loop in tracks(edges, colour)),
+        ((track_value(cells, loop), loop, cells) for cells, loop in found_tracks),
         key=lambda t: t[0],
         reverse=True,
     )
@@ -154,7 +175,7 @@ def colour_potential(
                     continue
                 meeting.setdefault(beyond, []).append(index)
                 if top:
-                    live = _liveness(state, beyond, unplaced, cache, weights)
+                    live = _liveness(state, beyond, unplaced, cache, weights, geometry)
                     end_value = per_end * live
                     if live and own and weights.hand_fit and _fits(edges, beyond, hands):
                         end_value += weights.hand_fit
@@ -166,11 +187,15 @@ def colour_potential(
     second = weights.second * best[1]
     join = 0.0
     if weights.join:
-        join = weights.join * _best_join(state, found, meeting, best[0], unplaced, hands, cache, weights)
+        join = weights.join * _best_join(
+            state, found, meeting, best[0], unplaced, hands, cache, weights, geometry
+        )
     return best[0] + second + join - weights.join_overlap * min(second, join)
 
 
-def _best_join(state, found, meeting, best: float, unplaced, hands, cache, weights: Weights) -> float:
+def _best_join(
+    state, found, meeting, best: float, unplaced, hands, cache, weights: Weights, geometry=None
+) -> float:
     """The largest expected gain over ``best`` from one tile that joins two tracks (or
     closes a line into a loop) in a cell both ends face. A forced space gets filled by
     rule if any tile fits it; an open one only if its owner chooses to."""
@@ -185,7 +210,7 @@ def _best_join(state, found, meeting, best: float, unplaced, hands, cache, weigh
             joined = len(found[a][2]) + len(found[b][2]) + 1.0
         if joined <= best + gain:
             continue
-        if not _liveness(state, cell, unplaced, cache, weights):
+        if not _liveness(state, cell, unplaced, cache, weights, geometry):
             continue
         if state.counts.get(cell, 0) >= 3:
             chance = weights.join_forced
@@ -198,26 +223,95 @@ def _best_join(state, found, meeting, best: float, unplaced, hands, cache, weigh
 
 
 def potentials(
-    state, cache: dict | None = None, weights: Weights = DEFAULT, own: str | None = None
+    state,
+    cache: dict | None = None,
+    weights: Weights = DEFAULT,
+    own: str | None = None,
+    found_tracks: dict | None = None,
+    geometry: dict | None = None,
 ) -> dict[str, float]:
     """Each colour's potential. ``cache`` (cell -> can grow) may carry what is known from a
-    nearby position; cells near a change must have been removed from it."""
+    nearby position; cells near a change must have been removed from it. ``found_tracks``
+    (colour -> its tracks) and ``geometry``: see ``colour_potential``."""
     unplaced = set(state.bag).union(*state.hands)
     cache = {} if cache is None else cache
-    return {c: colour_potential(state, c, unplaced, cache, weights, c == own) for c in set(state.colours)}
+    return {
+        c: colour_potential(
+            state,
+            c,
+            unplaced,
+            cache,
+            weights,
+            c == own,
+            None if found_tracks is None else found_tracks[c],
+            geometry,
+        )
+        for c in set(state.colours)
+    }
 
 
-def evaluate(state, player: int, cache: dict | None = None, weights: Weights = DEFAULT) -> float:
+def evaluate(
+    state,
+    player: int,
+    cache: dict | None = None,
+    weights: Weights = DEFAULT,
+    found_tracks: dict | None = None,
+    geometry: dict | None = None,
+) -> float:
     """In [-1, 1]: ``player``'s colour potential against the best opponent colour's."""
     if state.outcome is not None:
         return 2.0 * state.outcome.reward(player) - 1.0
     mine = state.colours[player]
-    pots = potentials(state, cache, weights, mine)
+    pots = potentials(state, cache, weights, mine, found_tracks, geometry)
     others = [pots[c] for c in set(state.colours) if c != mine]
     if not others:
         return 0.0
     scale = weights.endgame_scale if state.endgame else weights.scale
     return math.tanh((pots[mine] - weights.opponent * max(others)) / scale)
+
+
+class TrackIndex:
+    """The tracks of one colour on a base table, to list them on tables that differ from it
+    by a few added tiles without walking them all again: only the tracks through the added
+    tiles change (they join the base tracks their links touch), the rest stay as they were.
+    ``after`` returns exactly ``tracks`` of the new table, in the same order with the cells
+    in the same order (tested against it over random games)."""
+
+    def __init__(self, edges: dict[Cell, str], colour: str):
+        self.colour = colour
+        self.found = tracks(edges, colour)
+        # A track's first cell in (q, r) order: ``tracks`` lists them by it.
+        self.firsts = [min(cells) for cells, _ in self.found]
+        self.index = {cell: i for i, (cells, _) in enumerate(self.found) for cell in cells}
+
+    def after(self, edges: dict[Cell, str], added) -> list[tuple[list[Cell], bool]]:
+        """``tracks(edges, colour)`` where ``edges`` is the base table plus tiles on the
+        cells ``added`` (and nothing taken away)."""
+        colour, index = self.colour, self.index
+        gone: set[int] = set()
+        new: list = []
+        covered: set[Cell] = set()
+        for cell in added:
+            ends = link_ends(edges[cell], colour)
+            if ends is None:
+                continue
+            for d in ends:  # the base tracks this tile's link touches join the new track
+                i = index.get(neighbour(cell, d))
+                if i is not None:
+                    gone.add(i)
+            if cell in covered:
+                continue
+            cells, loop = walk_track(edges, cell, colour)
+            first = min(cells)
+            track = walk_track(edges, first, colour) if first != cell else (cells, loop)
+            covered.update(cells)
+            new.append((first, track))
+        if not new:
+            return self.found
+        found, firsts = self.found, self.firsts
+        items = [(firsts[i], found[i]) for i in range(len(found)) if i not in gone] + new
+        items.sort(key=lambda item: item[0])
+        return [track for _, track in items]
 
 
 def own_contacts(move, colour: str, edges) -> int:
