@@ -101,6 +101,8 @@ class Manager:
         self.presence: Presence | None = None
         #: The latest version heard of each game (also of games not loaded here).
         self.heard: dict[str, int] = {}
+        #: Games whose bot thinks in this process, told to the others (renewed every beat).
+        self.thinking_here: set[str] = set()
         #: Real-time games whose queued moves this process must read from the store before
         #: their next tick (another process left some, or this one just took the game).
         self.queued_elsewhere: set[str] = set()
@@ -200,6 +202,7 @@ class Manager:
                         raise
                     except Exception:  # one game's trouble must not stop the heartbeat
                         log.exception("keeping the leases failed; the next beat tries again")
+                    self._renew_thinking()
 
     async def _keep_leases(self, now: float) -> None:
         if self.leases.beat(now):  # late: some of our games may have been taken over
@@ -774,6 +777,50 @@ class Manager:
         # it does not hear its own message.
         self.queued_elsewhere.add(session.id)
 
+    def _tell_thinking(self, session: Session) -> None:
+        """Tell the other processes whether this game's bot thinks here: until this
+        process's leases may lapse (``Leases.fresh_until``), renewed by every heartbeat
+        while it thinks, so a thinker that dies stops showing when its lease ends."""
+        if self.bus is None:
+            return
+        if session.bot_thinking:
+            self.thinking_here.add(session.id)
+            until = self.leases.fresh_until
+        else:
+            self.thinking_here.discard(session.id)
+            until = 0.0
+        self.bus.publish({"type": "thinking", "id": session.id, "version": session.version, "until": until})
+
+    def _renew_thinking(self) -> None:
+        for game_id in list(self.thinking_here):
+            session = self.sessions.get(game_id)
+            if session is not None and session.bot_thinking and self._runs(session):
+                self._tell_thinking(session)
+            else:  # ended, or the lease went elsewhere: the others' marks run out
+                self.thinking_here.discard(game_id)
+
+    def _heard_thinking(self, message: dict) -> None:
+        """The lease holder's bot started or stopped thinking (or renewed it): show it to
+        this process's listeners, and stop showing it when it runs out unrenewed."""
+        session = self.sessions.get(message.get("id"))
+        version, until = message.get("version"), message.get("until")
+        if session is None or not isinstance(version, int) or not isinstance(until, int | float):
+            return
+        now = time.time()
+        shown = session.thinking(now)
+        entry = (version, float(until)) if until > now else None
+        session.thinking_elsewhere = entry
+        if session.thinking(now) != shown:
+            self._spawn(self.broadcast(session))
+        if entry is not None:
+            asyncio.get_running_loop().call_later(until - now + 0.01, self._thinking_ran_out, session, entry)
+
+    def _thinking_ran_out(self, session: Session, entry: tuple[int, float]) -> None:
+        if session.thinking_elsewhere is entry:  # not renewed nor ended: its holder is gone
+            session.thinking_elsewhere = None
+            if not session.bot_thinking and entry[0] == session.version:  # it was shown
+                self._spawn(self.broadcast(session))
+
     async def _read_queued(self, session: Session) -> None:
         """Before a tick: read the game's queued moves from the store when this process may
         not know them all (another process left some, the game was just taken over or
@@ -798,6 +845,9 @@ class Manager:
             return
         if message.get("type") == "presence":
             self.presence.heard(message)
+            return
+        if message.get("type") == "thinking":
+            self._heard_thinking(message)
             return
         game_id, version = message.get("id"), message.get("version")
         if not isinstance(game_id, str) or not isinstance(version, int):
@@ -955,6 +1005,7 @@ class Manager:
         if session.seats[seat]["kind"] != "bot":
             return
         session.bot_thinking = True
+        self._tell_thinking(session)
         self._spawn(self._bot_move(session, seat, session.epoch))
 
     async def _bot_move(self, session: Session, seat: int, epoch: int) -> None:
@@ -972,6 +1023,7 @@ class Manager:
             text = random.Random(epoch).choice(session.state.legal_moves()).text
         finally:
             session.bot_thinking = False
+            self._tell_thinking(session)
 
         async def play(session: Session) -> None:
             if not self._runs(session):  # the lease went to another process

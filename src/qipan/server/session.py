@@ -104,6 +104,9 @@ class Session:
     spent: list[float | None] = field(default_factory=list)
     agents: dict[int, Any] = field(default_factory=dict)
     bot_thinking: bool = False
+    #: A bot of this game thinking in the process holding its lease (several processes):
+    #: (the version it thinks at, until when that holds unless renewed), or None.
+    thinking_elsewhere: tuple[int, float] | None = None
     online: dict[int, int] = field(default_factory=dict)
     #: Seats online through other serving processes (presence.py; several processes only).
     online_elsewhere: set[int] = field(default_factory=set)
@@ -336,6 +339,12 @@ class Session:
             if not waiting:
                 del self.queued[seat]
 
+    def thinking(self, now: float) -> bool:
+        """Whether a bot of the game is choosing its move: here, or in the lease holder
+        as it told (at the version held here, and not past the time its lease could end)."""
+        other = self.thinking_elsewhere
+        return self.bot_thinking or (other is not None and other[0] == self.version and other[1] > now)
+
     def take_back(self, count: int) -> None:
         for _ in range(count):
             self.state.undo()
@@ -446,7 +455,7 @@ class Session:
             "clock": self.clock.snapshot(now) if self.clock else None,
             "offers": {"draw": sorted(self.offers["draw"]), "undo": sorted(self.offers["undo"])},
             "realtime": self.realtime_tick,
-            "bot_thinking": self.bot_thinking,
+            "bot_thinking": self.thinking(now),
         } | ({"text": _safe(shown.text)} if with_text else {})
 
     def preview(self, viewer: int | None, text: str) -> dict:
