@@ -45,3 +45,38 @@ def test_an_update_for_another_version_is_refused():
     state = {"id": "g", "version": 3, "moves": [], "svg": "", "legal": []}
     with pytest.raises(ValueError, match="resync"):
         apply(state, {"type": "update", "id": "g", "base": 2, "version": 4, "legal": []})
+
+
+def _patched(old: str, new: str) -> str:
+    state = {"id": "g", "version": 1, "moves": [], "svg": old, "legal": []}
+    message = {"type": "update", "id": "g", "base": 1, "version": 2, "svg_patch": svg_patch(old, new)}
+    return apply(state, message | {"legal": []})["svg"]
+
+
+# Texts of a few letters and many '<': the common start and end found on the text (not the
+# tokens) meet token edges in every way (one text a prefix of the other, empty tokens, '<'
+# at either end), and runs longer than the comparison step of 2,048 characters.
+texts = st.one_of(
+    st.text(alphabet="<ab", max_size=30),
+    st.builds(
+        lambda a, b, c: a * 700 + b + c * 700,
+        st.sampled_from(["<a", "b<", "<"]),
+        st.text("<ab"),
+        st.text("<ab"),
+    ),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(old=texts, new=texts)
+def test_a_patch_is_right_wherever_the_texts_start_and_end_alike(old, new):
+    assert _patched(old, new) == new
+
+
+@given(prefix=st.text("<ab", max_size=5000), old=st.text("<ab", max_size=8), new=st.text("<ab", max_size=8))
+@settings(max_examples=200, deadline=None)
+def test_a_patch_leaves_out_the_common_start_and_end(prefix, old, new):
+    a, b = prefix + old + prefix[::-1], prefix + new + prefix[::-1]
+    assert _patched(a, b) == b
+    # Only tokens around the change are sent, however long the common parts are.
+    assert sum(len(inserted) for _, _, inserted in svg_patch(a, b)) <= new.count("<") + 3

@@ -33,13 +33,32 @@ def svg_patch(old: str, new: str) -> list[list[Any]]:
     into ``new``. A token replaced one for one is sent as ``[keep, cut, middle]`` where that
     is shorter: the old token's first ``keep`` and last ``cut`` characters around
     ``middle`` (ASCII tokens only, so that JavaScript's string indices agree)."""
-    a, b = svg_tokens(old), svg_tokens(new)
+    # Only the part between the common start and end is cut into tokens (a picture is
+    # ~50 KB, a move changes a few places): ``skip`` whole tokens lie before it.
+    skip, a, b = _middles(old, new)
     patch = []
     for start, end, inserted in _diff(a, b):
         if end - start == len(inserted):
             inserted = [_token_edit(x, y) for x, y in zip(a[start:end], inserted, strict=True)]
-        patch.append([start, end, inserted])
+        patch.append([start + skip, end + skip, inserted])
     return patch
+
+
+def _middles(old: str, new: str) -> tuple[int, list[str], list[str]]:
+    """``(skip, a, b)``: the tokens of ``old`` and ``new`` less the ``skip`` first ones
+    and the last ones that are the same in both, found by comparing the texts (in C)."""
+    limit = min(len(old), len(new))
+    head = _same_start(old, new, limit)
+    tail = _same_end(old, new, limit - head)
+    # A token is the same in both when it ends (at a '<') within the common start; the
+    # first one that may differ begins after the last '<' there. Likewise at the end.
+    skip = old.count("<", 0, head)
+    begin = old.rfind("<", 0, head) + 1
+    ends = []
+    for text in (old, new):
+        cut = text.find("<", len(text) - tail) if tail else -1
+        ends.append(len(text) if cut < 0 else cut)
+    return skip, old[begin : ends[0]].split("<"), new[begin : ends[1]].split("<")
 
 
 def _diff(a: list[str], b: list[str]) -> list[list[Any]]:
@@ -72,6 +91,24 @@ def _diff(a: list[str], b: list[str]) -> list[list[Any]]:
         ai, bi = k + 1, kb + 1
     _gap(a, b, ai, a_end, bi, b_end, ops)
     return ops
+
+
+def _same_start(a: str, b: str, limit: int, step: int = 2048) -> int:
+    """How many first characters (at most ``limit``) ``a`` and ``b`` have in common,
+    compared ``step`` at a time, then by halves, in C."""
+    k = 0
+    while k + step <= limit and a[k : k + step] == b[k : k + step]:
+        k += step
+    return k + _common_length(min(step, limit - k), lambda j: a[k : k + j] == b[k : k + j])
+
+
+def _same_end(a: str, b: str, limit: int, step: int = 2048) -> int:
+    """How many last characters (at most ``limit``) ``a`` and ``b`` have in common."""
+    n, m = len(a), len(b)
+    k = 0
+    while k + step <= limit and a[n - k - step : n - k] == b[m - k - step : m - k]:
+        k += step
+    return k + _common_length(min(step, limit - k), lambda j: a[n - k - j : n - k] == b[m - k - j : m - k])
 
 
 def _runs(changed: list[int], b: list[str]) -> list[list[Any]]:
