@@ -33,7 +33,7 @@ def run(
     # socket's bytes are parsed a slice at a time (socket_reads.py: a flood waits, not the
     # other games).
     uvicorn.run(
-        create_app(db, limits=limits, redis_url=redis),
+        create_app(db, limits=limits, redis_url=redis, settle_heap=True),
         host=host,
         port=port,
         log_level=log_level,

@@ -7,8 +7,10 @@ unknown game or option, text that is no move, an illegal move), 401 no or wrong 
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
+import os
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Literal
@@ -43,10 +45,13 @@ def create_app(
     bot_workers: int = 2,
     limits: Limits | None = None,
     redis_url: str | None = None,
+    settle_heap: bool = False,
 ) -> FastAPI:
     """The app; ``db_url`` is a SQLAlchemy URL (SQLite by default, or PostgreSQL); ``limits``
     bound what one client may send (``Limits()`` by default); ``redis_url`` (``redis://``)
-    makes this one of several processes serving the same database (docs/server.md)."""
+    makes this one of several processes serving the same database (docs/server.md);
+    ``settle_heap``: tune the garbage collector for serving once started (``_settle_heap``;
+    the serving process does, tests that start apps in their own process do not)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -66,6 +71,8 @@ def create_app(
                 rate.share(shared, prefix)
         await manager.start()
         await app.state.site.start()
+        if settle_heap:
+            _settle_heap()
         try:
             yield
         finally:
@@ -333,6 +340,24 @@ def create_app(
 
     document(app)
     return app
+
+
+#: Allocations between two young-generation collections while serving (700 by default).
+GC_YOUNG = 10_000
+
+
+def _settle_heap() -> None:
+    """Once the server is up: everything made so far (modules, compiled kernels, resumed
+    games) moves out of the collector's sight, and the young generation is collected less
+    often. A move allocates about a thousand short-lived containers (the legal list, the
+    messages), so with Python's defaults the collector ran about twice per move and
+    walked the whole heap every few hundred moves: 2.8 of 11.2 CPU s (25%) of a Pente load
+    test's server (benchmarks/results/server.md). ``QIPAN_GC=default`` keeps the defaults."""
+    if os.environ.get("QIPAN_GC") == "default":
+        return
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
 
 
 def _load_games() -> None:
