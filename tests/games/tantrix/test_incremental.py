@@ -8,7 +8,7 @@ import pytest
 from qipan.games.tantrix import TantrixAgent
 from qipan.games.tantrix.agent import TantrixClassicAgent
 from qipan.games.tantrix.board import tracks
-from qipan.games.tantrix.evaluation import TrackIndex, evaluate
+from qipan.games.tantrix.evaluation import TrackIndex, evaluate, faced_tracks
 
 from .conftest import decisions
 
@@ -39,11 +39,14 @@ def test_tracks_after_added_tiles_equal_tracks_of_the_new_table(players, seed):
                 work._place(t2, at, rots[0])
                 added.append(at)
             for colour, index in indexes.items():
-                assert index.after(work.edges, added) == tracks(work.edges, colour)
-                assert index.after(work.edges, added[::-1]) == tracks(work.edges, colour)
+                full = faced_tracks(work.edges, colour, tracks(work.edges, colour))
+                assert index.after(work.edges, added) == full
+                assert index.after(work.edges, added[::-1]) == full
             checked += 1
         for colour, index in indexes.items():
-            assert index.after(state.edges, []) == tracks(state.edges, colour)
+            assert index.after(state.edges, []) == faced_tracks(
+                state.edges, colour, tracks(state.edges, colour)
+            )
     assert checked > 50
 
 

@@ -187,7 +187,9 @@ class TantrixAgent(Agent):
         board after our move) lowers our value; None if the deadline passed meanwhile."""
         if state.outcome is not None:
             return 0.0
-        replies = state.placements(opponent, forced=True) + state.placements(opponent, forced=False)
+        replies = self._placements_after(state, opponent, cell, True) + self._placements_after(
+            state, opponent, cell, False
+        )
         near_move = self._cache_after(cell)
         hand = state.hands[opponent]
         worst = base
@@ -222,12 +224,25 @@ class TantrixAgent(Agent):
         with the same occupied cells (the same value either way)."""
         if not self.incremental:
             return evaluate(state, player, cache, self.weights)
+        found = {c: index.after(state.edges, added) for c, index in self._tracks.items()}
+        return evaluate(state, player, cache, self.weights, found, self._closure(added))
+
+    def _closure(self, added) -> dict:
+        """The closure answers (cell -> ``geometry_allows``) for the decision's position
+        plus tiles on ``added``: they depend on the occupied cells only."""
         key = tuple(sorted(added))
         geometry = self._geometry.get(key)
         if geometry is None:
             geometry = self._geometry[key] = {}
-        found = {c: index.after(state.edges, added) for c, index in self._tracks.items()}
-        return evaluate(state, player, cache, self.weights, found, geometry)
+        return geometry
+
+    def _placements_after(self, state, seat: int, cell, forced: bool):
+        """``state.placements(seat, forced)`` where ``state`` is the decision's position plus
+        a tile on ``cell``; with ``incremental`` the legality test's closure answers are the
+        ones ``_evaluate_after`` shares (the same table, so the same answers)."""
+        if self.incremental and state._geometry is None:
+            state._geometry = self._closure((cell,))
+        return state.placements(seat, forced)
 
     def _score(self, state, player: int, move) -> float:
         cell = move.data[2]
@@ -246,7 +261,7 @@ class TantrixAgent(Agent):
         nxt = (state.current + 1) % state.num_players
         if state.colours[nxt] == state.colours[player]:
             return 0.0
-        fills = state.placements(nxt, forced=True)
+        fills = self._placements_after(state, nxt, cell, True)
         if not fills:
             return 0.0
         worst = base

@@ -134,6 +134,23 @@ def _liveness(state, cell: Cell, unplaced, cache: dict, weights: Weights, geomet
     return live
 
 
+def faced_tracks(edges, colour: str, found) -> list[tuple[list[Cell], bool, tuple[Cell, ...]]]:
+    """``tracks`` with each line's *faced* cells: the empty cells its ends lead to, end by
+    end (a loop faces none)."""
+    return [(cells, loop, () if loop else _faced(edges, cells, colour)) for cells, loop in found]
+
+
+def _faced(edges, cells: list[Cell], colour: str) -> tuple[Cell, ...]:
+    out = []
+    for end in {cells[0], cells[-1]}:
+        for d in link_ends(edges[end], colour):
+            dq, dr = DIRECTIONS[d]
+            beyond = (end[0] + dq, end[1] + dr)
+            if beyond not in edges:
+                out.append(beyond)
+    return tuple(out)
+
+
 def colour_potential(
     state,
     colour: str,
@@ -145,13 +162,13 @@ def colour_potential(
     geometry=None,
 ) -> float:
     """The estimate of ``colour``'s final score: best track with its live ends, a share of
-    the second best, and the likely gain of the best join. ``found_tracks``: ``tracks(state.edges,
-    colour)`` if known (``TrackIndex.after``); ``geometry``: see ``_liveness``."""
+    the second best, and the likely gain of the best join. ``found_tracks``: ``faced_tracks``
+    of this table if known (``TrackIndex.after``); ``geometry``: see ``_liveness``."""
     edges = state.edges
     if found_tracks is None:
-        found_tracks = tracks(edges, colour)
+        found_tracks = faced_tracks(edges, colour, tracks(edges, colour))
     found = sorted(
-        ((track_value(cells, loop), loop, cells) for cells, loop in found_tracks),
+        ((track_value(cells, loop), loop, cells, faced) for cells, loop, faced in found_tracks),
         key=lambda t: t[0],
         reverse=True,
     )
@@ -162,27 +179,23 @@ def colour_potential(
     values = []
     #: Empty cell -> the tracks (by index) whose ends face it.
     meeting: dict[Cell, list[int]] = {}
-    for index, (value, loop, cells) in enumerate(found):
+    top_tracks = weights.top_tracks
+    for index, (value, loop, _cells, faced) in enumerate(found):
         if loop:
             continue
-        top = index < weights.top_tracks
+        top = index < top_tracks
         ends_value = 0.0
-        for end in {cells[0], cells[-1]}:
-            for d in link_ends(edges[end], colour):
-                dq, dr = DIRECTIONS[d]
-                beyond = (end[0] + dq, end[1] + dr)
-                if beyond in edges:
-                    continue
-                meeting.setdefault(beyond, []).append(index)
-                if top:
-                    live = _liveness(state, beyond, unplaced, cache, weights, geometry)
-                    end_value = per_end * live
-                    if live and own and weights.hand_fit and _fits(edges, beyond, hands):
-                        end_value += weights.hand_fit
-                    ends_value += end_value
+        for beyond in faced:
+            meeting.setdefault(beyond, []).append(index)
+            if top:
+                live = _liveness(state, beyond, unplaced, cache, weights, geometry)
+                end_value = per_end * live
+                if live and own and weights.hand_fit and _fits(edges, beyond, hands):
+                    end_value += weights.hand_fit
+                ends_value += end_value
         if top:
             values.append(value + ends_value)
-    values += [float(v) for v, loop, _ in found[: weights.top_tracks] if loop]
+    values += [float(v) for v, loop, _, _ in found[:top_tracks] if loop]
     best = sorted(values, reverse=True) + [0.0, 0.0]
     second = weights.second * best[1]
     join = 0.0
@@ -274,19 +287,20 @@ class TrackIndex:
     """The tracks of one colour on a base table, to list them on tables that differ from it
     by a few added tiles without walking them all again: only the tracks through the added
     tiles change (they join the base tracks their links touch), the rest stay as they were.
-    ``after`` returns exactly ``tracks`` of the new table, in the same order with the cells
-    in the same order (tested against it over random games)."""
+    ``after`` returns exactly ``faced_tracks`` of the new table, in the same order with the
+    cells in the same order (tested against it over random games). The cells a kept track
+    faces stay empty: a tile on one would have joined that track."""
 
     def __init__(self, edges: dict[Cell, str], colour: str):
         self.colour = colour
-        self.found = tracks(edges, colour)
+        self.found = faced_tracks(edges, colour, tracks(edges, colour))
         # A track's first cell in (q, r) order: ``tracks`` lists them by it.
-        self.firsts = [min(cells) for cells, _ in self.found]
-        self.index = {cell: i for i, (cells, _) in enumerate(self.found) for cell in cells}
+        self.firsts = [min(cells) for cells, _, _ in self.found]
+        self.index = {cell: i for i, (cells, _, _) in enumerate(self.found) for cell in cells}
 
-    def after(self, edges: dict[Cell, str], added) -> list[tuple[list[Cell], bool]]:
-        """``tracks(edges, colour)`` where ``edges`` is the base table plus tiles on the
-        cells ``added`` (and nothing taken away)."""
+    def after(self, edges: dict[Cell, str], added) -> list[tuple[list[Cell], bool, tuple[Cell, ...]]]:
+        """``faced_tracks`` of ``edges``, the base table plus tiles on the cells ``added``
+        (and nothing taken away)."""
         colour, index = self.colour, self.index
         gone: set[int] = set()
         new: list = []
@@ -303,9 +317,10 @@ class TrackIndex:
                 continue
             cells, loop = walk_track(edges, cell, colour)
             first = min(cells)
-            track = walk_track(edges, first, colour) if first != cell else (cells, loop)
+            if first != cell:
+                cells, loop = walk_track(edges, first, colour)
             covered.update(cells)
-            new.append((first, track))
+            new.append((first, (cells, loop, () if loop else _faced(edges, cells, colour))))
         if not new:
             return self.found
         found, firsts = self.found, self.firsts
