@@ -101,7 +101,10 @@ DEFAULT = Weights()
 def _fits(edges, cell: Cell, tiles, enough: int = 1) -> int:
     """How many of ``tiles`` fit ``cell`` in some rotation, counting no further than
     ``enough`` (this runs for every end of every evaluation)."""
-    fit = fitting(side_pattern(edges, cell))
+    return _count_fits(fitting(side_pattern(edges, cell)), tiles, enough)
+
+
+def _count_fits(fit, tiles, enough: int = 1) -> int:
     n = 0
     for tile in tiles:
         if tile in fit:
@@ -115,12 +118,16 @@ def _liveness(state, cell: Cell, unplaced, cache: dict, weights: Weights, geomet
     """In [0, 1]: whether (and how well) the remaining tiles can fill ``cell``; an end the
     restrictions alone close counts ``restricted_end``. ``geometry`` (cell -> the closure
     test's answer) may carry answers for this table's occupied cells: they do not depend
-    on the tiles' colours, so every placement on one cell shares them."""
+    on the tiles' colours, so every placement on one cell shares them; with it the fits
+    come from the table's memo (the same answers)."""
     live = cache.get(cell)
     if live is not None:
         return live
     edges = state.edges
-    live = _fits(edges, cell, unplaced, weights.fit_full) / weights.fit_full
+    if geometry is None:
+        live = _fits(edges, cell, unplaced, weights.fit_full) / weights.fit_full
+    else:  # the incremental path: the table's own memo of the fits (``Layout.space_fits``)
+        live = _count_fits(state.space_fits(cell), unplaced, weights.fit_full) / weights.fit_full
     if live and not state.endgame:
         if geometry is None:
             allowed = geometry_allows(edges, state.counts, cell)
