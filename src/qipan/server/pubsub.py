@@ -115,10 +115,13 @@ class Bus:
             while self._queue:
                 batch = list(self._queue)
                 try:
-                    async with self.redis.pipeline(transaction=False) as pipe:
-                        for text in batch:
-                            pipe.publish(self.channel, text)
-                        await pipe.execute()
+                    if len(batch) == 1:  # the usual case: a pipeline costs 1.5x the command's CPU
+                        await self.redis.execute_command("PUBLISH", self.channel, batch[0])
+                    else:
+                        async with self.redis.pipeline(transaction=False) as pipe:
+                            for text in batch:
+                                pipe.publish(self.channel, text)
+                            await pipe.execute()
                 except asyncio.CancelledError:
                     raise
                 except Exception as exc:
