@@ -2,6 +2,8 @@
 store it (SQLite or --db), then tell the game's two players (the broadcast: describe the
 new state, the per-change update for each listener, JSON). CPU time of the whole process
 (the storage thread included), not wall time, so the figure holds on a busy machine too.
+The garbage collector is tuned as in the serving process once the games are set up
+(``QIPAN_GC=default`` keeps Python's defaults, as before that tuning).
 
     .venv/bin/python benchmarks/load_server_cpu.py --games 50 --moves 30
     .venv/bin/python benchmarks/load_server_cpu.py --game pente --profile 25   # where it goes
@@ -17,6 +19,7 @@ import random
 import tempfile
 import time
 
+from qipan.server.app import _settle_heap
 from qipan.server.manager import Connection, Manager
 from qipan.server.storage import Storage
 
@@ -39,6 +42,7 @@ async def run(args) -> None:
         games.append((session, tickets))
     await asyncio.gather(*list(manager.tasks))  # the presence broadcasts of the subscriptions
     sent.clear()
+    _settle_heap()  # as the serving process does once started
     profile = cProfile.Profile(time.process_time) if args.profile else None
     cost = {"play + store": 0.0, "tell two listeners": 0.0}
     moves = 0

@@ -76,12 +76,13 @@ def start_server(
     command = [sys.executable, "-c", code] if wrapper is None else [sys.executable, wrapper, code]
     proc = subprocess.Popen(command, env=env)
     base = f"http://127.0.0.1:{port}"
-    for _ in range(3000):  # a busy machine imports slowly
-        try:
-            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                return proc, base
-        except httpx.HTTPError:
-            time.sleep(0.05)
+    with httpx.Client(timeout=1) as http:  # one client: each new one loads the CA file (20 ms)
+        for _ in range(3000):  # a busy machine imports slowly
+            try:
+                if http.get(base + "/healthz").status_code == 200:
+                    return proc, base
+            except httpx.HTTPError:
+                time.sleep(0.05)
     proc.kill()
     raise SystemExit("the server did not start")
 
@@ -255,6 +256,12 @@ def total_cpu(procs: list[subprocess.Popen]) -> float | None:
     return sum(s for s in seconds if s is not None) if procs else None
 
 
+def own_cpu() -> float:
+    """User + system CPU seconds of this (load client) process."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -314,6 +321,7 @@ async def run(args) -> None:
                 )
             setup_time = time.perf_counter() - t0
         setup_cpu = total_cpu(procs)
+        client_before = own_cpu()
         latencies: list[float] = []
         rng = random.Random(args.seed)
         stop_at = time.monotonic() + args.max_seconds
@@ -325,6 +333,7 @@ async def run(args) -> None:
             )
         )
         elapsed = time.perf_counter() - t0
+        server_cpu, client_cpu = total_cpu(procs), own_cpu() - client_before
         errors = sum(p.errors for players, _ in setups for p in players)
         sizes = [b for players, _ in setups for p in players for b in p.update_bytes]
         mismatches = sum(p.mismatches for players, _ in setups for p in players)
@@ -334,7 +343,6 @@ async def run(args) -> None:
                 await p.ws.close()
             for t in tasks:
                 t.cancel()
-        server_cpu = total_cpu(procs)
     finally:
         for proc in procs:
             proc.terminate()
@@ -350,13 +358,15 @@ async def run(args) -> None:
         f"{', cross-process games' if args.cross else ''}; {os.cpu_count()} cores"
     )
     print(f"setup (create + connect): {setup_time:.1f}s")
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    cpu = f"CPU: load client {usage.ru_utime + usage.ru_stime:.1f}s"
+    cpu = (
+        f"CPU: load client {own_cpu():.1f}s, {client_cpu:.1f}s while playing "
+        f"(~{1000 * client_cpu / max(1, total):.2f} ms per move)"
+    )
     if server_cpu is not None:
         play_cpu = server_cpu - (setup_cpu or 0.0)
         cpu += (
-            f", server {server_cpu:.1f}s of which {play_cpu:.1f}s while playing "
-            f"(~{1000 * play_cpu / max(1, sum(counts)):.2f} ms CPU per move)"
+            f"; server {server_cpu:.1f}s, {play_cpu:.1f}s while playing "
+            f"(~{1000 * play_cpu / max(1, total):.2f} ms CPU per move)"
         )
     print(cpu + f"; load average before/after: {load_before} / {os.getloadavg()[0]:.1f}")
     print(f"moves: {total} in {elapsed:.1f}s = {total / elapsed:.0f} moves/s; errors: {errors}")
