@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from server_helpers import bearer, two_humans  # noqa: E402
 from site_helpers import PASSWORD, csrf, new_browser, signup, site_client  # noqa: E402
 
-from qipan.server.accounts import COOKIE, RateLimiter  # noqa: E402
+from qipan.server.accounts import COOKIE, SharedLimiter  # noqa: E402
 
 
 @pytest.fixture
@@ -123,7 +123,7 @@ def test_login_attempts_are_rate_limited(site):
     assert r.status_code == 429 and "try again" in r.json()["error"]
     assert COOKIE not in other.cookies
     # Per client address too: many usernames from one address.
-    site.app.state.site.login_by_ip = RateLimiter(3, 300)
+    site.app.state.site.login_by_ip = SharedLimiter(3, 300)
     for name in ("u1x", "u2x", "u3x"):
         other.post("/api/account/login", json={"username": name, "password": "whatever1"})
     assert (

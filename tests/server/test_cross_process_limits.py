@@ -1,5 +1,5 @@
 """What several serving processes count together through Redis (the machine's): the
-per-address rate limits and which seats are online. Without Redis (or while it does not
+per-address rate limits, the site's login and sign-up limits and which seats are online. Without Redis (or while it does not
 answer) each process counts alone, as a single server does."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from cluster_helpers import on_postgres, serving, two_player_game, until  # noqa
 from server_helpers import free_port  # noqa: E402
 
 from qipan.server import presence  # noqa: E402
+from qipan.server.accounts import SharedLimiter  # noqa: E402
 from qipan.server.limits import AddressRate, Limits, SharedCounts  # noqa: E402
 from qipan.server.manager import Connection  # noqa: E402
 from qipan.server.pubsub import redis_client  # noqa: E402
@@ -72,6 +73,73 @@ def test_http_requests_over_the_limit_through_either_process_get_429(db_url, red
     assert codes[10:] == [429] * 6, codes
     assert refused.status_code == 429 and int(refused.headers["retry-after"]) >= 1
     assert "too many requests" in refused.json()["error"]
+
+
+# -- login and sign-up limits ----------------------------------------------------------------
+def test_login_limits_count_every_processs_attempts(redis_url):
+    async def scenario():
+        prefix = f"qipan:test-{uuid.uuid4().hex}:login"
+        clients = [redis_client(redis_url, timeout=2) for _ in range(2)]
+        a, b = (SharedLimiter(3, 1.0, c, prefix) for c in clients)  # 3 a second
+        for limiter in (a, b, a):
+            assert await limiter.blocked("heidi") == 0
+            await limiter.hit("heidi")
+        assert 0 < await b.blocked("heidi") <= 1.0  # the third attempt was through A
+        assert 0 < await a.blocked("heidi") <= 1.0
+        assert await b.blocked("ivan") == 0  # each key has its own count
+        await asyncio.sleep(1.05)  # the window slid past the three
+        assert await b.blocked("heidi") == 0
+        for limiter in (a, b, b):
+            await limiter.hit("heidi")
+        await a.clear("heidi")  # a good password ends the count everywhere
+        assert await b.blocked("heidi") == 0
+        for c in clients:
+            await c.aclose()
+
+    asyncio.run(scenario())
+
+
+def test_login_limits_count_in_the_process_while_redis_is_silent():
+    async def scenario():
+        dead = redis_client(f"redis://127.0.0.1:{free_port()}", timeout=0.5)
+        limiter = SharedLimiter(2, 300, dead, "qipan:test:login")
+        assert await limiter.blocked("heidi") == 0
+        await limiter.hit("heidi")
+        await limiter.hit("heidi")
+        assert await limiter.blocked("heidi") > 0  # this process's own count
+        assert limiter.down_until > 0  # and Redis is not asked again at once
+        await dead.aclose()
+
+    asyncio.run(scenario())
+
+
+@on_postgres
+def test_login_and_signup_limits_hold_through_either_process(db_url, redis_url, monkeypatch):
+    from fastapi.testclient import TestClient
+    from site_helpers import FAST_HASHER
+
+    from qipan.server import create_app
+
+    monkeypatch.setenv("QIPAN_KERNELS", "0")
+    apps = [create_app(db_url, limits=Limits.unlimited_rates(), redis_url=redis_url) for _ in range(2)]
+    with TestClient(apps[0]) as a, TestClient(apps[1]) as b:
+        for client in (a, b):
+            client.app.state.site.accounts.hasher = FAST_HASHER
+        password = "correct horse battery"
+        # Sign-ups: 20 an hour from one address, counted through both processes.
+        codes = [
+            (a, b)[i % 2].post("/api/account/signup", json={"username": f"user{i}", "password": password})
+            for i in range(21)
+        ]
+        assert [r.status_code for r in codes] == [201] * 20 + [429], [r.text for r in codes[-2:]]
+        # Wrong passwords: 5 per username, whichever process each attempt reached.
+        wrong = {"username": "user0", "password": "wrong-wrong"}
+        tries = [(a, b)[i % 2].post("/api/account/login", json=wrong) for i in range(5)]
+        assert [r.status_code for r in tries] == [401] * 5
+        refused = a.post("/api/account/login", json={"username": "user0", "password": password})
+        assert refused.status_code == 429 and "try again" in refused.json()["error"]
+        other = b.post("/api/account/login", json={"username": "user1", "password": password})
+        assert other.status_code == 200  # another username from the same address may
 
 
 # -- who is online -------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """Accounts: username rules, Argon2id password hashes, login sessions (a cookie holding a
-random token; the database keeps only its SHA-256), CSRF tokens and login rate limits.
+random token; the database keeps only its SHA-256), CSRF tokens and login rate limits
+(counted over every serving process with ``--redis``: ``SharedLimiter``).
 
 Guests keep playing with seat tokens; an account only adds an identity to seats."""
 
@@ -7,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
+import logging
 import re
 import secrets
 import time
@@ -20,6 +23,8 @@ from sqlalchemy.exc import IntegrityError
 
 from .errors import ApiError
 from .sitedb import accounts, auth_sessions
+
+log = logging.getLogger("qipan.server")
 
 COOKIE = "qipan_session"
 CSRF_HEADER = "x-csrf-token"
@@ -105,6 +110,73 @@ class RateLimiter:
 
     def clear(self, key: str) -> None:
         self.events.pop(key, None)
+
+
+#: RateLimiter's rule over a Redis sorted set per key (members scored by their wall time):
+#: forget the events of KEYS[1] older than ARGV[2] seconds before ARGV[1] (now); then with
+#: ARGV[4] a member, add it (an event now), else return the seconds until the key may act
+#: again (ARGV[3] the limit), as text (Lua numbers would reach Redis as whole numbers).
+SLIDING_WINDOW = """
+local now, window = tonumber(ARGV[1]), tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if ARGV[4] then
+  redis.call('ZADD', KEYS[1], now, ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], math.ceil(window * 1000))
+  return '0'
+end
+if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[3]) then return '0' end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return tostring(math.max(0, oldest[2] + window - now))
+"""
+
+
+class SharedLimiter:
+    """``RateLimiter``'s rule counted over every serving process: with ``redis`` (several
+    processes) the events of a key are a Redis sorted set (``<prefix>:<key>``), so an
+    address or a username has one limit whichever processes its requests reach. Each
+    process also counts its own events, and decides by them alone while Redis does not
+    answer (the client's timeout, then RETRY_SECONDS without asking). Wall times: the
+    processes' clocks must agree (NTP), as for game clocks."""
+
+    RETRY_SECONDS = 1.0
+    _serial = itertools.count()
+
+    def __init__(self, limit: int, window: float, redis=None, prefix: str = ""):
+        self.local = RateLimiter(limit, window)
+        self.limit, self.window = limit, window
+        self.redis, self.prefix = redis, prefix
+        self.script = redis.register_script(SLIDING_WINDOW) if redis is not None else None
+        self.down_until = 0.0
+        self.tag = secrets.token_hex(4)  # members of two processes never collide
+
+    async def _ask(self, op: str, key: str, member: str | None = None) -> float | None:
+        """The Redis answer, or None while Redis does not answer."""
+        if self.redis is None or time.monotonic() < self.down_until:
+            return None
+        name = f"{self.prefix}:{key}"
+        try:
+            if op == "clear":
+                await self.redis.delete(name)
+                return 0.0
+            args = [time.time(), self.window, self.limit] + ([member] if member else [])
+            return float(await self.script(keys=[name], args=args))
+        except Exception as exc:
+            log.warning("login limits in Redis unavailable (%s): counting in this process", exc)
+            self.down_until = time.monotonic() + self.RETRY_SECONDS
+            return None
+
+    async def blocked(self, key: str) -> float:
+        """Seconds until ``key`` may try again (0: now)."""
+        shared = await self._ask("blocked", key)
+        return self.local.blocked(key) if shared is None else shared
+
+    async def hit(self, key: str) -> None:
+        self.local.hit(key)
+        await self._ask("hit", key, f"{self.tag}:{next(self._serial)}")
+
+    async def clear(self, key: str) -> None:
+        self.local.clear(key)
+        await self._ask("clear", key)
 
 
 class Accounts:

@@ -99,6 +99,10 @@ class Manager:
         self.bus = None
         self.leases: Leases | None = None
         self.presence: Presence | None = None
+        #: With several processes: a Redis client for short commands that must not hang
+        #: (0.5 s timeout; the site's login limits), and this database's key prefix.
+        self.redis = None
+        self.redis_prefix = ""
         #: The latest version heard of each game (also of games not loaded here).
         self.heard: dict[str, int] = {}
         #: Games whose bot thinks in this process, told to the others (renewed every beat).
@@ -107,15 +111,20 @@ class Manager:
         #: their next tick (another process left some, or this one just took the game).
         self.queued_elsewhere: set[str] = set()
         if redis_url:
-            from .pubsub import Bus, channel_for
+            from .pubsub import Bus, channel_for, redis_client
 
             channel = channel_for(storage.engine.url.database)
             self.bus = Bus(redis_url, self.process, self._heard_change, self._catch_up_all, channel)
             self.leases = Leases(self.process)
-            prefix = channel.rsplit(":", 1)[0] + ":online"
+            self.redis_prefix = channel.rsplit(":", 1)[0]
             self.presence = Presence(
-                self.bus.redis, prefix, self.process, self.bus.publish, self._online_elsewhere
+                self.bus.redis,
+                self.redis_prefix + ":online",
+                self.process,
+                self.bus.publish,
+                self._online_elsewhere,
             )
+            self.redis = redis_client(redis_url, timeout=0.5)
 
     # -- lifecycle ---------------------------------------------------------------------
     async def start(self) -> None:
@@ -181,6 +190,8 @@ class Manager:
         if self.bus is not None:
             await self.presence.stop()
             await self.bus.stop()
+            with contextlib.suppress(Exception):
+                await self.redis.aclose()
             with contextlib.suppress(ApiError):  # the others take our games over at once
                 await self._db(self.storage.release_lease, None, self.process)
         self.pool.shutdown(wait=False, cancel_futures=True)

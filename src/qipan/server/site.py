@@ -13,7 +13,7 @@ from argon2 import PasswordHasher
 from sqlalchemy.exc import IntegrityError
 
 from ..core import spec
-from .accounts import Account, Accounts, RateLimiter
+from .accounts import Account, Accounts, RateLimiter, SharedLimiter
 from .chat import RATE_COUNT, RATE_WINDOW, Chat
 from .errors import ApiError
 from .manager import Manager
@@ -34,10 +34,11 @@ class Site:
         self.standings = Standings(engine)
         self.seeks = Seeks(engine)
         self.chat = Chat(engine)
-        # Per process (a shared limit across processes would need Redis).
-        self.login_by_ip = RateLimiter(30, 300)
-        self.login_failures = RateLimiter(5, 300)
-        self.signups_by_ip = RateLimiter(20, 3600)
+        # Counted over every serving process with --redis (accounts.SharedLimiter).
+        redis, prefix = manager.redis, manager.redis_prefix
+        self.login_by_ip = SharedLimiter(30, 300, redis, f"{prefix}:login-ip")
+        self.login_failures = SharedLimiter(5, 300, redis, f"{prefix}:login-failures")
+        self.signups_by_ip = SharedLimiter(20, 3600, redis, f"{prefix}:signup-ip")
         self.chat_rate = RateLimiter(RATE_COUNT, RATE_WINDOW)
         self._rated_seen: set[str] = set()
         manager.on_change.append(self._changed)

@@ -151,10 +151,10 @@ def site_router() -> APIRouter:
         reserved = frozenset(a.name.lower() for a in _agents.agent_specs())
         username = check_username(data.get("username"), reserved)
         password = check_password(data.get("password"), username)
-        wait = s.signups_by_ip.blocked(_client(request))
+        wait = await s.signups_by_ip.blocked(_client(request))
         if wait:
             raise _too_many(wait)
-        s.signups_by_ip.hit(_client(request))
+        await s.signups_by_ip.hit(_client(request))
         hashed = await asyncio.to_thread(s.accounts.hash, password)
         account = await s.db(s.accounts.create, username, hashed)
         token, csrf = await s.db(s.accounts.open_session, account)
@@ -171,17 +171,17 @@ def site_router() -> APIRouter:
         if not isinstance(username, str) or not isinstance(password, str) or not username or not password:
             raise ApiError(400, 'send {"username": "...", "password": "..."}')
         key = username.lower()[:40]
-        wait = max(s.login_by_ip.blocked(_client(request)), s.login_failures.blocked(key))
+        wait = max(await s.login_by_ip.blocked(_client(request)), await s.login_failures.blocked(key))
         if wait:
             raise _too_many(wait)
-        s.login_by_ip.hit(_client(request))
+        await s.login_by_ip.hit(_client(request))
         found = await s.db(s.accounts.find, username) if len(username) <= 20 else None
         # A missing account is checked against a dummy hash: failing takes as long either way.
         ok = await asyncio.to_thread(s.accounts.verify, found[1] if found else None, password[:256])
         if not ok or found is None:
-            s.login_failures.hit(key)
+            await s.login_failures.hit(key)
             raise ApiError(401, "wrong username or password")
-        s.login_failures.clear(key)
+        await s.login_failures.clear(key)
         token, csrf = await s.db(s.accounts.open_session, found[0])
         return _logged_in(request, JSONResponse({"username": found[0].username, "csrf": csrf}), token)
 
@@ -214,12 +214,12 @@ def site_router() -> APIRouter:
         if not isinstance(old, str):
             raise ApiError(400, "send the current password as old")
         key = login.account.username.lower()
-        wait = s.login_failures.blocked(key)
+        wait = await s.login_failures.blocked(key)
         if wait:
             raise _too_many(wait)
         found = await s.db(s.accounts.find, login.account.username)
         if not await asyncio.to_thread(s.accounts.verify, found[1] if found else None, old[:256]):
-            s.login_failures.hit(key)
+            await s.login_failures.hit(key)
             raise ApiError(401, "the current password is wrong")
         hashed = await asyncio.to_thread(s.accounts.hash, new)
         await s.db(s.accounts.set_password, login.account.id, hashed, login.token_hash)
