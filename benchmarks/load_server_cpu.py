@@ -19,13 +19,14 @@ import random
 import tempfile
 import time
 
+from load_ws import scratch_database
 from qipan.server.app import _settle_heap
 from qipan.server.manager import Connection, Manager
 from qipan.server.storage import Storage
 
 
 async def run(args) -> None:
-    storage = Storage(args.db or f"sqlite:///{tempfile.mkdtemp(prefix='qipan-cpu-')}/cpu.sqlite3")
+    storage = Storage(args.database)
     manager = Manager(storage)
     rng = random.Random(args.seed)
     two = {"kind": "human", "join": True}
@@ -89,7 +90,11 @@ def main() -> None:
     parser.add_argument(
         "--profile", type=int, default=0, help="print the N costliest calls (cProfile, CPU clock)"
     )
-    asyncio.run(run(parser.parse_args()))
+    args = parser.parse_args()
+    default = f"sqlite:///{tempfile.mkdtemp(prefix='qipan-cpu-')}/cpu.sqlite3"
+    # A PostgreSQL --db names the server: the games go to a scratch database, dropped after.
+    with scratch_database(args.db or default, reuse=False) as args.database:
+        asyncio.run(run(args))
 
 
 if __name__ == "__main__":

@@ -250,6 +250,25 @@ def cpu_seconds(pid: int) -> float | None:
         return None
 
 
+#: The services a move also costs CPU in (their every process on this machine).
+SERVICES = ("postgres", "redis-server")
+
+
+def service_cpu() -> dict[str, float]:
+    """CPU seconds of every process of each of SERVICES so far (Linux /proc; other users
+    of the same services on the machine count too)."""
+    seconds = dict.fromkeys(SERVICES, 0.0)
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                name = open(f"/proc/{entry}/comm").read().strip()
+            except OSError:
+                continue
+            if name in seconds:
+                seconds[name] += cpu_seconds(int(entry)) or 0.0
+    return seconds
+
+
 def total_cpu(procs: list[subprocess.Popen]) -> float | None:
     """CPU seconds of every server process together."""
     seconds = [cpu_seconds(p.pid) for p in procs]
@@ -321,7 +340,7 @@ async def run(args) -> None:
                 )
             setup_time = time.perf_counter() - t0
         setup_cpu = total_cpu(procs)
-        client_before = own_cpu()
+        client_before, services_before = own_cpu(), service_cpu()
         latencies: list[float] = []
         rng = random.Random(args.seed)
         stop_at = time.monotonic() + args.max_seconds
@@ -334,6 +353,7 @@ async def run(args) -> None:
         )
         elapsed = time.perf_counter() - t0
         server_cpu, client_cpu = total_cpu(procs), own_cpu() - client_before
+        services = {k: v - services_before[k] for k, v in service_cpu().items()}
         errors = sum(p.errors for players, _ in setups for p in players)
         sizes = [b for players, _ in setups for p in players for b in p.update_bytes]
         mismatches = sum(p.mismatches for players, _ in setups for p in players)
@@ -369,6 +389,12 @@ async def run(args) -> None:
             f"(~{1000 * play_cpu / max(1, total):.2f} ms CPU per move)"
         )
     print(cpu + f"; load average before/after: {load_before} / {os.getloadavg()[0]:.1f}")
+    print(
+        "CPU of the services while playing: "
+        + ", ".join(
+            f"{k} {v:.1f}s (~{1000 * v / max(1, total):.2f} ms per move)" for k, v in services.items()
+        )
+    )
     print(f"moves: {total} in {elapsed:.1f}s = {total / elapsed:.0f} moves/s; errors: {errors}")
     print(
         f"client check ({'lean: pictures not patched' if args.lean else 'full: every SVG patch applied'}): "
