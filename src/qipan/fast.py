@@ -46,6 +46,32 @@ def njit_uncached(fn):
     return _numba.njit(cache=False, nogil=True)(fn)
 
 
+def njit_guarded(fn, sources):
+    """``njit`` with the disk cache for a function that calls other files' kernels: its
+    cache is emptied whenever the contents of ``sources`` (every file compiled into it)
+    change, from a digest kept beside the cache. Unlike ``njit_uncached``, a new process
+    loads it instead of compiling it again."""
+    if not HAVE_NUMBA:
+        return fn
+    import hashlib
+    from pathlib import Path
+
+    dispatcher = _numba.njit(cache=True, nogil=True)(fn)
+    digest = hashlib.sha256(b"".join(Path(p).read_bytes() for p in sources)).hexdigest()
+    try:
+        cache = dispatcher._cache  # Numba's cache of this function (loaded at the first call)
+        stamp = Path(cache.cache_path) / f"{cache._cache_file._index_name}.deps"
+    except AttributeError:  # another Numba's internals: no guard, so no disk cache
+        return _numba.njit(cache=False, nogil=True)(fn)
+    try:
+        if not stamp.exists() or stamp.read_text() != digest:
+            cache.flush()
+            stamp.write_text(digest)
+    except OSError:
+        pass  # no cache directory: nothing stale to load either
+    return dispatcher
+
+
 # -- random numbers for the kernels: xorshift64*, the state in a 1-element uint64 array ------
 # Numba's disk cache notices a change of a function's own file only: after editing this
 # function, delete the kernels' ``__pycache__/*.nbi`` files (or they keep the old version).

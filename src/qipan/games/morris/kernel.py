@@ -14,6 +14,8 @@ extensions and a contempt for draws; the reference functions stay as they are.
 
 One file on purpose: Numba's on-disk cache is invalidated by a change of the function's own
 file only, so compiled code that calls functions of another file could run stale versions.
+The one exception is the UCT loop, shared with the other kernels: ``agents/uct_kernel.py``
+compiles it over this file's ``uct_*`` functions with a cache emptied when this file changes.
 
 Layout of the arrays (all int64):
 
@@ -32,9 +34,11 @@ to = -1 for a bare full-board removal), the same triple as ``Tables.move(f, to, 
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import fields
 
-from ...agents import clock
+from ...agents import clock, uct_kernel
+from ...agents.uct_kernel import M_NODES, N_GAME, Tree, append_node, best_move
 from ...fast import njit, njit_signed, np, rand_below, seed_word
 
 # -- table and parameter layout --------------------------------------------------------------
@@ -496,174 +500,116 @@ def evaluate(pt, lines, par, s, player):
     return value if player == 0 else -value
 
 
-# -- UCT ---------------------------------------------------------------------------------------
-# Integer node fields (rows of ``nodes``) and float fields (rows of ``stats``).
-N_MOVE, N_FIRST, N_LAST, N_NEXT, N_POOL, N_UNTRIED, N_TO_MOVE = range(7)
-N_INT = 7
-F_VISITS, F_TOTAL0, F_TOTAL1 = range(3)
-# ``meta``: nodes in use, pool entries in use.
-M_NODES, M_POOL = 0, 1
+# -- UCT, run by ``agents/uct_kernel.py`` over the hooks below ---------------------------------
+# ``G``: the rule arrays, the pool of the nodes' untried moves (listed once, when a node is
+# added; the root's first, shuffled) and a move list for the playouts. ``meta[M_POOL]``: pool
+# entries in use; ``nodes[i, N_POOL]``: where node i's moves start.
+N_POOL = N_GAME
+N_INT = N_GAME + 1
+M_POOL = M_NODES + 1
 
 
 @njit
-def _new_node(pt, lines, par, s, nodes, stats, pool, meta, code, shuffle, rng):
-    """Append a node for position ``s`` (reached by ``code``) with its moves untried."""
-    i = meta[M_NODES]
-    meta[M_NODES] = i + 1
+def uct_room(G, meta):
+    return meta[M_POOL] + MAX_MOVES < G[3].shape[0]
+
+
+@njit
+def uct_reset(G, s, root):
+    used = HEADER + root[S_HIST_LEN]  # the repetition history beyond it is not read
+    s[:used] = root[:used]
+
+
+@njit
+def uct_ongoing(s):
+    return s[S_RESULT] == ONGOING
+
+
+@njit
+def uct_expand(G, s, nodes, stats, meta, code):
+    pt, lines, par, pool, buf = G
     start = meta[M_POOL]
     n = legal_moves(pt, lines, par, s, pool[start:])
-    if shuffle:  # the root's untried moves are shuffled (``mcts``: rng.shuffle)
-        for j in range(n - 1, 0, -1):
-            k = rand_below(rng, j + 1)
-            pool[start + j], pool[start + k] = pool[start + k], pool[start + j]
     meta[M_POOL] = start + n
-    nodes[i, N_MOVE] = code
-    nodes[i, N_FIRST] = -1
-    nodes[i, N_LAST] = -1
-    nodes[i, N_NEXT] = -1
+    i = append_node(nodes, stats, meta, code, s[S_TO_MOVE], n)
     nodes[i, N_POOL] = start
-    nodes[i, N_UNTRIED] = n
-    nodes[i, N_TO_MOVE] = s[S_TO_MOVE]
-    stats[i, F_VISITS] = 0.0
-    stats[i, F_TOTAL0] = 0.0
-    stats[i, F_TOTAL1] = 0.0
     return i
 
 
 @njit
-def mcts_init(pt, lines, par, root, nodes, stats, pool, meta, rng):
-    meta[M_NODES] = 0
-    meta[M_POOL] = 0
-    _new_node(pt, lines, par, root, nodes, stats, pool, meta, 0, True, rng)
+def uct_root_untried(G):
+    return G[3]
 
 
 @njit
-def mcts_run(pt, lines, par, root, nodes, stats, pool, meta, rng, iterations, exploration, cap):
-    """Run up to ``iterations`` iterations; stop early when the arrays may run out of room.
-    Returns the iterations done."""
-    s = root.copy()
-    buf = np.empty(MAX_MOVES, np.int64)
-    path = np.empty(nodes.shape[0] + 1, np.int64)
-    used = HEADER + root[S_HIST_LEN]
-    done = 0
-    while done < iterations:
-        if meta[M_NODES] + 1 >= nodes.shape[0] or meta[M_POOL] + MAX_MOVES >= pool.shape[0]:
-            break
-        s[:used] = root[:used]
-        node = 0
-        depth = 0
-        path[0] = 0
-        while s[S_RESULT] == ONGOING:  # selection and expansion
-            if nodes[node, N_UNTRIED]:
-                nodes[node, N_UNTRIED] -= 1
-                code = pool[nodes[node, N_POOL] + nodes[node, N_UNTRIED]]
-                play(pt, par, s, code)
-                child = _new_node(pt, lines, par, s, nodes, stats, pool, meta, code, False, rng)
-                if nodes[node, N_LAST] < 0:
-                    nodes[node, N_FIRST] = child
-                else:
-                    nodes[nodes[node, N_LAST], N_NEXT] = child
-                nodes[node, N_LAST] = child
-                depth += 1
-                path[depth] = child
-                break
-            player = nodes[node, N_TO_MOVE]
-            log_n = math.log(stats[node, F_VISITS])
-            best = -1
-            best_value = -1.0
-            child = nodes[node, N_FIRST]
-            while child >= 0:
-                v = stats[child, F_VISITS]
-                value = stats[child, F_TOTAL0 + player] / v + exploration * math.sqrt(log_n / v)
-                if value > best_value:
-                    best = child
-                    best_value = value
-                child = nodes[child, N_NEXT]
-            play(pt, par, s, nodes[best, N_MOVE])
-            node = best
-            depth += 1
-            path[depth] = node
-        plies = 0  # playout
-        while s[S_RESULT] == ONGOING and plies < cap:
-            n = legal_moves(pt, lines, par, s, buf)
-            play(pt, par, s, buf[rand_below(rng, n)])
-            plies += 1
-        r = s[S_RESULT]
-        if r == ONGOING or r == OVERFLOW:  # cut (or out of history room): the evaluation
-            r0 = (evaluate(pt, lines, par, s, 0) + 1.0) / 2.0
-            r1 = (evaluate(pt, lines, par, s, 1) + 1.0) / 2.0
-        elif r == 0:
-            r0, r1 = 1.0, 0.0
-        elif r == 1:
-            r0, r1 = 0.0, 1.0
-        else:
-            r0, r1 = 0.5, 0.5
-        for k in range(depth + 1):
-            i = path[k]
-            stats[i, F_VISITS] += 1.0
-            stats[i, F_TOTAL0] += r0
-            stats[i, F_TOTAL1] += r1
-        done += 1
-    return done
+def uct_untried(G, s, nodes, node, k):
+    return G[3][nodes[node, N_POOL] + k]
 
 
 @njit
-def mcts_best(nodes, stats, player):
-    """The root move with the most visits (ties: the larger reward sum, then the first)."""
-    best = -1
-    child = nodes[0, N_FIRST]
-    while child >= 0:
-        if best < 0:
-            best = child
-        else:
-            v, b = stats[child, F_VISITS], stats[best, F_VISITS]
-            if v > b or (v == b and stats[child, F_TOTAL0 + player] > stats[best, F_TOTAL0 + player]):
-                best = child
-        child = nodes[child, N_NEXT]
-    return nodes[best, N_MOVE]
+def uct_play(G, s, code):
+    pt, lines, par, pool, buf = G
+    play(pt, par, s, code)
 
 
-class Tree:
-    """The arrays of one search, grown when a batch may not fit."""
+@njit
+def uct_playout(G, s, rng, cap):
+    pt, lines, par, pool, buf = G
+    plies = 0
+    while s[S_RESULT] == ONGOING and plies < cap:
+        n = legal_moves(pt, lines, par, s, buf)
+        play(pt, par, s, buf[rand_below(rng, n)])
+        plies += 1
 
-    def __init__(self, nodes: int = 4096):
-        self.nodes = np.empty((nodes, N_INT), np.int64)
-        self.stats = np.empty((nodes, 3), np.float64)
+
+@njit
+def uct_rewards(G, s, out):
+    pt, lines, par, pool, buf = G
+    r = s[S_RESULT]
+    if r == ONGOING or r == OVERFLOW:  # cut (or out of history room): the evaluation
+        out[0] = (evaluate(pt, lines, par, s, 0) + 1.0) / 2.0
+        out[1] = (evaluate(pt, lines, par, s, 1) + 1.0) / 2.0
+    elif r == DRAW:
+        out[0] = out[1] = 0.5
+    else:
+        out[r] = 1.0
+        out[1 - r] = 0.0
+    return 2
+
+
+#: ``run(G, root, nodes, stats, meta, rng, iterations, exploration, cap)``: UCT iterations.
+mcts_run = uct_kernel.uct_loop(sys.modules[__name__])
+
+
+class PooledTree(Tree):
+    """The arrays of one search with the pool of the nodes' untried moves, grown when a
+    batch may not fit."""
+
+    def __init__(self, nodes: int):
+        super().__init__(nodes, N_INT, 2, meta=2)
         self.pool = np.empty(nodes * 32 + MAX_MOVES, np.int64)
-        self.meta = np.zeros(2, np.int64)
 
     def grow(self) -> None:
-        if self.meta[M_NODES] + 1 >= self.nodes.shape[0]:
-            self.nodes = np.concatenate([self.nodes, np.empty_like(self.nodes)])
-            self.stats = np.concatenate([self.stats, np.empty_like(self.stats)])
+        if self.full():
+            super().grow()
         if self.meta[M_POOL] + MAX_MOVES >= self.pool.shape[0]:
             self.pool = np.concatenate([self.pool, np.empty_like(self.pool)])
 
 
 def mcts(kernel, state, iterations=None, deadline=None, seed=0, exploration=1.4, playout_cap=400):
-    """UCT from the reference ``state`` on ``kernel``: returns (the chosen Move, iterations).
-    Stops at ``iterations`` or when the agents' clock (``qipan.agents.clock.now``) passes ``deadline``."""
+    """UCT from the reference ``state`` on ``kernel``: the tree and the iterations done.
+    Stops at ``iterations`` or when the agents' clock (``qipan.agents.clock.now``) passes
+    ``deadline``."""
     root = kernel.state(state)
     rng = np.array([seed_word(seed)], np.uint64)
-    tree = Tree(min(iterations + 2, 1 << 16) if iterations else 4096)
-    args = (kernel.pt, kernel.lines, kernel.par, root)
-    mcts_init(*args, tree.nodes, tree.stats, tree.pool, tree.meta, rng)
-    done = 0
-    batch = 64
-    while iterations is None or done < iterations:
-        todo = batch if iterations is None else min(batch, iterations - done)
-        ran = mcts_run(
-            *args, tree.nodes, tree.stats, tree.pool, tree.meta, rng, todo, exploration, playout_cap
-        )
-        done += ran
-        if ran < todo:
-            tree.grow()
-        if deadline is not None and clock.now() >= deadline:
-            break
-        batch = min(batch * 2, 4096) if deadline is None else batch
-    if done == 0:  # a deadline already past: one iteration, so there is a move to return
-        done = mcts_run(*args, tree.nodes, tree.stats, tree.pool, tree.meta, rng, 1, exploration, playout_cap)
-    return kernel.move(int(mcts_best(tree.nodes, tree.stats, state.to_move))), done
+    tree = PooledTree(min(iterations + 2, 1 << 16) if iterations else 4096)
+    buf = np.empty(MAX_MOVES, np.int64)
+
+    def arrays() -> tuple:
+        return kernel.pt, kernel.lines, kernel.par, tree.pool, buf
+
+    args = (mcts_run, tree, arrays, root, rng, iterations, deadline, exploration, playout_cap)
+    return tree, uct_kernel.search(*args, 64, 4096)
 
 
 # -- alpha-beta ----------------------------------------------------------------------------------
@@ -1468,6 +1414,11 @@ class MorrisKernel:
 
     def mcts(self, ref, iterations=None, deadline=None, seed=0, exploration=1.4, playout_cap=400):
         """UCT inside the kernel (``mcts``): (the chosen Move, iterations done)."""
+        tree, done = self.uct(ref, iterations, deadline, seed, exploration, playout_cap)
+        return self.move(int(best_move(tree.nodes, tree.stats, ref.to_move))), done
+
+    def uct(self, ref, iterations=None, deadline=None, seed=0, exploration=1.4, playout_cap=400):
+        """The tree of ``mcts`` (``Tree.root_children`` gives the visits), iterations done."""
         return mcts(self, ref, iterations, deadline, seed, exploration, playout_cap)
 
     def alphabeta(self, ref, depth=None, deadline=None):

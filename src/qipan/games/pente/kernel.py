@@ -7,15 +7,18 @@ A state ``s`` is an int64 array: a header (``S_*``) then the cells. A move is on
 point's index, plus for a ``max_pairs_per_move`` choice ``CHOSEN | dirs_mask << 10`` (bit k:
 the pair in direction ``dirs8[k]`` is taken), the reference ``Move.data`` ``(i, dirs)``.
 The ``pente`` agent's search runs on these states (``search.py``); so do the generic agents'
-searches, here: UCT for ``mcts`` (every player count) and PVS for ``alphabeta`` (two
-players) over the compiled twin of ``evaluation.evaluate``, with the same values."""
+searches, here: UCT for ``mcts`` (every player count; the loop is ``agents/uct_kernel.py``'s,
+over this file's ``uct_*`` functions) and PVS for ``alphabeta`` (two players) over the
+compiled twin of ``evaluation.evaluate``, with the same values."""
 
 from __future__ import annotations
 
-import math
+import sys
 from operator import itemgetter
+from pathlib import Path
 
-from ...agents import clock
+from ...agents import clock, uct_kernel
+from ...agents.uct_kernel import M_NODES, N_GAME, Tree, append_node, best_move
 from ...core.errors import OptionError
 from ...fast import njit, njit_signed, np, rand_below, seed_word
 from .board import CAPTURE_TARGET, EMPTY, OFF, TRIA
@@ -564,123 +567,69 @@ def rewards(points, inner, dirs8, par, ev, s, out):
             out[p] = 1.0 if r >> p & 1 else 0.0
 
 
-# -- UCT for ``mcts`` (every player count: each node keeps every player's reward sum) -----------
-# Integer node fields (rows of ``nodes``), float fields (rows of ``stats``: visits, then the
-# reward sum of each of up to 4 players), ``meta``: nodes in use. A node's untried moves are
-# the first ``N_UNTRIED`` of its legal moves, listed again when one is expanded (a 19x19 list
-# per node would cost more memory than the tree); the root's, shuffled, stay in ``root_moves``.
-N_MOVE, N_FIRST, N_LAST, N_NEXT, N_UNTRIED, N_TO_MOVE = range(6)
-N_INT = 6
-F_VISITS, F_TOTAL = 0, 1
-M_NODES = 0
+# -- UCT for ``mcts`` (every player count), run by ``agents/uct_kernel.py`` over the hooks below --
+# ``G``: the rule arrays, the evaluation's weights, the root's untried moves (shuffled), a move
+# list and an undo record. A node's untried moves are the first ``N_UNTRIED`` of its legal moves,
+# listed again when one is expanded (a 19x19 list per node would cost more memory than the
+# tree); the root's stay in ``root_moves``.
+@njit
+def uct_room(G, meta):
+    return True  # the tree alone grows
 
 
 @njit
-def _new_node(points, inner, dirs8, par, s, nodes, stats, meta, code, buf):
-    """Append a node for ``s`` (reached by ``code``) with its legal moves (listed in ``buf``)
-    untried."""
-    i = meta[M_NODES]
-    meta[M_NODES] = i + 1
-    nodes[i, N_MOVE] = code
-    nodes[i, N_FIRST] = -1
-    nodes[i, N_LAST] = -1
-    nodes[i, N_NEXT] = -1
-    nodes[i, N_UNTRIED] = legal_moves(points, inner, dirs8, par, s, buf)
-    nodes[i, N_TO_MOVE] = s[S_TO_MOVE]
-    stats[i, :] = 0.0
-    return i
+def uct_reset(G, s, root):
+    s[:] = root
 
 
 @njit
-def mcts_init(points, inner, dirs8, par, root, nodes, stats, root_moves, meta, rng):
-    meta[M_NODES] = 0
-    _new_node(points, inner, dirs8, par, root, nodes, stats, meta, 0, root_moves)
-    n = nodes[0, N_UNTRIED]
-    for j in range(n - 1, 0, -1):  # the root's untried moves are shuffled (``mcts``: rng.shuffle)
-        k = rand_below(rng, j + 1)
-        root_moves[j], root_moves[k] = root_moves[k], root_moves[j]
+def uct_ongoing(s):
+    return s[S_RESULT] == ONGOING
 
 
 @njit
-def mcts_run(R, inner, ev, root, nodes, stats, root_moves, meta, rng, iterations, exploration, cap):
-    """Up to ``iterations`` UCT iterations (stops early when ``nodes`` may run out of room);
-    returns the iterations done. ``R``: the rule arrays (``PenteKernel._rules``)."""
-    points, lines, line_len, tria, dirs8, par = R
-    room = par[P_NPOINTS] * 8 + 8
-    s = root.copy()
-    buf = np.empty(room, np.int64)
-    undo = np.empty(HEADER + 2 * 20, np.int64)
-    path = np.empty(nodes.shape[0] + 1, np.int64)
-    reward = np.zeros(4, np.float64)
-    players = root[S_PLAYERS]
-    done = 0
-    while done < iterations:
-        if meta[M_NODES] + 1 >= nodes.shape[0]:
-            break
-        s[:] = root
-        node = 0
-        depth = 0
-        path[0] = 0
-        while s[S_RESULT] == ONGOING:  # selection and expansion
-            if nodes[node, N_UNTRIED]:
-                nodes[node, N_UNTRIED] -= 1
-                if node == 0:
-                    code = root_moves[nodes[0, N_UNTRIED]]
-                else:
-                    legal_moves(points, inner, dirs8, par, s, buf)
-                    code = buf[nodes[node, N_UNTRIED]]
-                play(points, lines, line_len, tria, dirs8, par, s, code, undo)
-                child = _new_node(points, inner, dirs8, par, s, nodes, stats, meta, code, buf)
-                if nodes[node, N_LAST] < 0:
-                    nodes[node, N_FIRST] = child
-                else:
-                    nodes[nodes[node, N_LAST], N_NEXT] = child
-                nodes[node, N_LAST] = child
-                depth += 1
-                path[depth] = child
-                break
-            player = nodes[node, N_TO_MOVE]
-            log_n = math.log(stats[node, F_VISITS])
-            best = -1
-            best_value = -1.0
-            child = nodes[node, N_FIRST]
-            while child >= 0:
-                v = stats[child, F_VISITS]
-                value = stats[child, F_TOTAL + player] / v + exploration * math.sqrt(log_n / v)
-                if value > best_value:
-                    best = child
-                    best_value = value
-                child = nodes[child, N_NEXT]
-            play(points, lines, line_len, tria, dirs8, par, s, nodes[best, N_MOVE], undo)
-            node = best
-            depth += 1
-            path[depth] = node
-        if cap > 0:  # ``mcts``: a cap of 0 scores the new node by the evaluation at once
-            _playout(points, inner, lines, line_len, tria, dirs8, par, s, rng, buf, undo, cap)
-        rewards(points, inner, dirs8, par, ev, s, reward)
-        for k in range(depth + 1):
-            i = path[k]
-            stats[i, F_VISITS] += 1.0
-            for p in range(players):
-                stats[i, F_TOTAL + p] += reward[p]
-        done += 1
-    return done
+def uct_expand(G, s, nodes, stats, meta, code):
+    points, inner, lines, line_len, tria, dirs8, par, ev, root_moves, buf, undo = G
+    listed = root_moves if meta[M_NODES] == 0 else buf
+    n = legal_moves(points, inner, dirs8, par, s, listed)
+    return append_node(nodes, stats, meta, code, s[S_TO_MOVE], n)
 
 
 @njit
-def mcts_best(nodes, stats, player):
-    """The root move with the most visits (ties: the larger reward sum, then the first)."""
-    best = -1
-    child = nodes[0, N_FIRST]
-    while child >= 0:
-        if best < 0:
-            best = child
-        else:
-            v, b = stats[child, F_VISITS], stats[best, F_VISITS]
-            if v > b or (v == b and stats[child, F_TOTAL + player] > stats[best, F_TOTAL + player]):
-                best = child
-        child = nodes[child, N_NEXT]
-    return nodes[best, N_MOVE]
+def uct_root_untried(G):
+    return G[8]
+
+
+@njit
+def uct_untried(G, s, nodes, node, k):
+    points, inner, lines, line_len, tria, dirs8, par, ev, root_moves, buf, undo = G
+    if node == 0:
+        return root_moves[k]
+    legal_moves(points, inner, dirs8, par, s, buf)
+    return buf[k]
+
+
+@njit
+def uct_play(G, s, code):
+    points, inner, lines, line_len, tria, dirs8, par, ev, root_moves, buf, undo = G
+    play(points, lines, line_len, tria, dirs8, par, s, code, undo)
+
+
+@njit
+def uct_playout(G, s, rng, cap):
+    points, inner, lines, line_len, tria, dirs8, par, ev, root_moves, buf, undo = G
+    _playout(points, inner, lines, line_len, tria, dirs8, par, s, rng, buf, undo, cap)
+
+
+@njit
+def uct_rewards(G, s, out):
+    points, inner, lines, line_len, tria, dirs8, par, ev, root_moves, buf, undo = G
+    rewards(points, inner, dirs8, par, ev, s, out)
+    return s[S_PLAYERS]
+
+
+#: ``run(G, root, nodes, stats, meta, rng, iterations, exploration, cap)``: UCT iterations.
+mcts_run = uct_kernel.uct_loop(sys.modules[__name__], also=[Path(__file__).parent / "board.py"])
 
 
 # -- PVS for ``alphabeta`` (two players) ---------------------------------------------------------
@@ -696,6 +645,16 @@ C_NODES, C_ABORT, C_BUDGET, C_BEST = 0, 1, 2, 3
 #: Header keys (``zh``): side to move + 1, pending + 1 (from 8), captures (from 16, 32 per
 #: player), the opening ply + 1 (from 144: the ply while it is at most the players, else 0).
 Z_PENDING, Z_CAPS, Z_OPENING, Z_SIZE = 8, 16, 144, 152
+
+
+@njit
+def note_cutoff(killers, history, ply, code, point, depth):
+    """A move that cut off at ``ply``: the first killer there (the old first one second), and
+    history credit for its point (``search.py`` orders by both too)."""
+    if killers[ply, 0] != code:
+        killers[ply, 1] = killers[ply, 0]
+        killers[ply, 0] = code
+    history[point] += depth * depth
 
 
 @njit
@@ -822,10 +781,7 @@ def _pvs(
         if v > alpha:
             alpha = v
         if alpha >= beta:
-            if killers[ply, 0] != c:
-                killers[ply, 1] = killers[ply, 0]
-                killers[ply, 0] = c
-            history[c & 1023] += depth * depth
+            note_cutoff(killers, history, ply, c, c & 1023, depth)
             break
     tt_keys[idx] = key
     tt_ints[idx, 0] = depth
@@ -1012,32 +968,22 @@ class PenteKernel:
 
     def mcts(self, ref, iterations=None, deadline=None, seed=0, exploration=1.4, playout_cap=400):
         """UCT inside the kernel, as ``mcts`` searches: (the chosen Move, iterations done).
-        Stops at ``iterations`` or when the agents' clock passes ``deadline`` (checked
-        between batches of iterations: Numba reads no clock)."""
+        Stops at ``iterations`` or when the agents' clock passes ``deadline``."""
+        tree, done = self.uct(ref, iterations, deadline, seed, exploration, playout_cap)
+        return self.move(int(best_move(tree.nodes, tree.stats, ref.to_move))), done
+
+    def uct(self, ref, iterations=None, deadline=None, seed=0, exploration=1.4, playout_cap=400):
+        """The tree of ``mcts`` (``uct_kernel.Tree``: ``root_children`` gives the visits) and
+        the iterations done."""
         root = self.state(ref)
         rng = np.array([seed_word(seed)], np.uint64)
         room = len(self.geom.points) * 8 + 8
-        tree = _Tree(min(iterations + 2, 1 << 15) if iterations else 2048, room)
-        mcts_init(self.points, self.inner, self.dirs8, self.par, root, *tree.arrays(), rng)
-
-        def run(todo: int) -> int:
-            return mcts_run(
-                self._rules(), self.inner, self.ev, root, *tree.arrays(), rng, todo, exploration, playout_cap
-            )
-
-        done, batch = 0, 16
-        while iterations is None or done < iterations:
-            todo = batch if iterations is None else min(batch, iterations - done)
-            ran = run(todo)
-            done += ran
-            if ran < todo:
-                tree.grow()
-            if deadline is not None and clock.now() >= deadline:
-                break
-            batch = min(batch * 2, 1024) if deadline is None else batch
-        if done == 0:  # a deadline already past: one iteration, so there is a move to return
-            done = run(1)
-        return self.move(int(mcts_best(tree.nodes, tree.stats, ref.to_move))), done
+        tree = Tree(min(iterations + 2, 1 << 15) if iterations else 2048, N_GAME, 4)
+        points, lines, line_len, tria, dirs8, par = self._rules()
+        root_moves, buf, undo = np.empty(room, np.int64), np.empty(room, np.int64), self._undo.copy()
+        game = (points, self.inner, lines, line_len, tria, dirs8, par, self.ev, root_moves, buf, undo)
+        args = (mcts_run, tree, lambda: game, root, rng, iterations, deadline, exploration, playout_cap)
+        return tree, uct_kernel.search(*args, 16, 1024)
 
     def alphabeta(self, ref, depth=None, deadline=None, table_bits: int = 18):
         """PVS inside the kernel with ``alphabeta``'s values (full width, ``game.evaluate``),
@@ -1079,23 +1025,6 @@ class AlphaBetaResult:
 
     def __init__(self, move, score, depth, nodes):
         self.move, self.score, self.depth, self.nodes = move, score, depth, nodes
-
-
-class _Tree:
-    """The arrays of one UCT search, grown when a batch may not fit."""
-
-    def __init__(self, nodes: int, room: int):
-        self.nodes = np.empty((nodes, N_INT), np.int64)
-        self.stats = np.empty((nodes, 5), np.float64)
-        self.root_moves = np.empty(room, np.int64)
-        self.meta = np.zeros(1, np.int64)
-
-    def arrays(self) -> tuple:
-        return self.nodes, self.stats, self.root_moves, self.meta
-
-    def grow(self) -> None:
-        self.nodes = np.concatenate([self.nodes, np.empty_like(self.nodes)])
-        self.stats = np.concatenate([self.stats, np.empty_like(self.stats)])
 
 
 def kernel_for(game):

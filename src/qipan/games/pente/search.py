@@ -52,6 +52,7 @@ from .kernel import (
     _line_wins,
     capture_dirs,
     legal_moves,
+    note_cutoff,
     play,
     unplay,
 )
@@ -688,10 +689,7 @@ def alphabeta(R, W, s, h, depth, alpha, beta, ply, width):
         if v > alpha:
             alpha = v
         if alpha >= beta:
-            if killers[ply, 0] != j:
-                killers[ply, 1] = killers[ply, 0]
-                killers[ply, 0] = j
-            hist[j] += depth * depth
+            note_cutoff(killers, hist, ply, j, j, depth)
             break
     flag = TT_EXACT
     if best <= a0:
