@@ -5,13 +5,14 @@ answer) each process counts alone, as a single server does."""
 from __future__ import annotations
 
 import asyncio
+import signal
 import sys
 import time
 import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cluster_helpers import on_postgres, serving, two_player_game, until  # noqa: E402
+from cluster_helpers import PrivateRedis, on_postgres, serving, two_player_game, until  # noqa: E402
 from server_helpers import free_port  # noqa: E402
 
 from qipan.server import presence  # noqa: E402
@@ -101,13 +102,29 @@ def test_login_limits_count_every_processs_attempts(redis_url):
 
 def test_login_limits_count_in_the_process_while_redis_is_silent():
     async def scenario():
-        dead = redis_client(f"redis://127.0.0.1:{free_port()}", timeout=0.5)
-        limiter = SharedLimiter(2, 300, dead, "qipan:test:login")
-        assert await limiter.blocked("heidi") == 0
-        await limiter.hit("heidi")
-        await limiter.hit("heidi")
-        assert await limiter.blocked("heidi") > 0  # this process's own count
-        assert limiter.down_until > 0  # and Redis is not asked again at once
+        redis = PrivateRedis().start()
+        try:
+            client = redis_client(redis.url, timeout=0.5)
+            limiter = SharedLimiter(2, 300, client, "qipan:test:login")
+            await limiter.hit("heidi")
+            await limiter.hit("heidi")
+            assert limiter.down_until == 0 and await limiter.blocked("heidi") > 0  # Redis says
+            await limiter.clear("heidi")
+            await limiter.hit("heidi")
+            redis.proc.send_signal(signal.SIGSTOP)  # Redis stops answering (not refusing)
+            asked = time.monotonic()
+            await limiter.hit("heidi")  # counted here
+            assert await limiter.blocked("heidi") > 0  # by this process's own two
+            assert limiter.down_until > 0 and time.monotonic() - asked < 2.0  # not waited on
+            await client.aclose()
+        finally:
+            if redis.proc is not None:
+                redis.proc.send_signal(signal.SIGCONT)
+            redis.kill()
+        dead = redis_client(f"redis://127.0.0.1:{free_port()}", timeout=0.5)  # and refusing
+        limiter = SharedLimiter(1, 300, dead, "qipan:test:login")
+        await limiter.hit("ivan")
+        assert await limiter.blocked("ivan") > 0
         await dead.aclose()
 
     asyncio.run(scenario())
