@@ -171,8 +171,8 @@ def arena(
 
     \b
     Examples:
-      qipan arena pente -a pente:time=0.5 -a mcts:time=0.5 --rounds 10
-      qipan arena nine-mens-morris --levels 1-8 --level-time 0.05 --cpu-clock
+      qipan arena pente -a pente:time=0.2 -a mcts:time=0.2 --rounds 2
+      qipan arena nine-mens-morris --levels 1,4,8 --level-time 0.05 --rounds 1 --max-plies 100 --cpu-clock
     """
     allow_programs()  # a local command line may pit engine programs
     agents = list(agents) + (ladder_entrants(parse_levels(levels), level_time) if levels else [])
