@@ -20,9 +20,10 @@ are not resumed and claimed (a cost that grew run by run) while this one is meas
 The client checks what it receives: every update must be for the version it holds (its
 base), the mover's legal list is what it picks from, and at the end every socket asks for
 the whole state again (resync), which must equal the one it built from the updates. By
-default it applies every SVG patch as the browser does (about as much CPU per move as the
-server spends); ``--lean`` skips the patches (the final check then leaves the picture out),
-so that on a small machine the client takes less of the CPU the servers need.
+default it applies every SVG patch and expands the legal list as the browser does (about as
+much CPU per move as the server spends); ``--lean`` skips the patches (the final check then
+leaves the picture out) and keeps the legal moves in their compact form (expanded for the
+final check), so that on a small machine the client takes less of the CPU the servers need.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from urllib.parse import urlparse
 import httpx
 from websockets.asyncio.client import connect
 
-from qipan.server.updates import apply
+from qipan.server.updates import apply, expand_legal
 
 
 def free_port() -> int:
@@ -144,10 +145,13 @@ class Player:
                 self.changed.set()
             elif message["type"] == "update":
                 self.update_bytes.append(len(raw.encode() if isinstance(raw, str) else raw))
-                if self.lean:
+                if self.lean:  # the compact legal list is kept as it came (see move_texts)
                     message.pop("svg_patch", None)
+                    legal, message["legal"] = message["legal"], []
                 try:
                     self.state = apply(self.state, message)
+                    if self.lean:
+                        self.state["legal"] = legal
                 except (ValueError, IndexError, TypeError):
                     self.mismatches += 1
                 self.changed.set()
@@ -170,6 +174,8 @@ class Player:
             self.changed.clear()
         skip = NOT_COMPARED + (("svg",) if self.lean else ())
         held = {k: v for k, v in self.state.items() if k not in skip}
+        if self.lean and self.state["legal"] and not isinstance(self.state["legal"][0], dict):
+            held["legal"] = expand_legal(self.state["legal"])
         fresh = {k: v for k, v in self.resynced.items() if k not in skip}
         for state in (held, fresh):  # presence and clocks move on between the two
             state.pop("clock", None)
@@ -228,7 +234,8 @@ async def play(
             break
         if think:
             await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
-        move = rng.choice(state["legal"])["text"]
+        move = rng.choice(state["legal"])
+        move = move["text"] if isinstance(move, dict) else move if isinstance(move, str) else move[0]
         ply = state["ply"]
         mover = players[seat]
         start = time.perf_counter()
