@@ -9,8 +9,12 @@ seed, played twice with the seats swapped; every pair has its own seed. Games ru
 (``QIPAN_AGENT_CLOCK=cpu``), so a busy machine slows both alike. Prints every game with the
 running score, and the new agent's score share (draws ½) with a 95 % interval over the
 pairs. ``--max-minutes`` stops starting games (the figure is then over the pairs done).
+``--sprt P0,P1`` (score shares, e.g. ``0.55,0.65`` for the 60 % target) stops once the SPRT of
+``qipan.agents.elo`` (alpha = beta = 0.05) decides between them, checked over the games of the
+complete pairs whenever a pair completes; ``--pairs`` is then the most pairs played.
 
     .venv/bin/python benchmarks/modx_vs_classic.py --pairs 100 --time 0.05 --jobs 2
+    .venv/bin/python benchmarks/modx_vs_classic.py --pairs 300 --sprt 0.55,0.65 --jobs 2
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 os.environ["QIPAN_AGENT_CLOCK"] = "cpu"  # before qipan is imported, here and in the workers
 
 from qipan.agents.arena import TournamentGame, play_tournament_game  # noqa: E402
+from qipan.agents.elo import SPRT, elo_of_score  # noqa: E402
 
 
 def share_of_pairs(pairs: dict[int, list[float]]) -> tuple[float, float, int]:
@@ -35,6 +40,22 @@ def share_of_pairs(pairs: dict[int, list[float]]) -> tuple[float, float, int]:
     share = sum(means) / len(means)
     var = sum((m - share) ** 2 for m in means) / max(1, len(means) - 1)
     return share, 1.96 * math.sqrt(var / len(means)), sum(len(p) for p in pairs.values())
+
+
+def sprt_of(text: str) -> SPRT:
+    """``P0,P1`` (score shares of the new agent) as the Elo SPRT."""
+    try:
+        p0, p1 = (float(x) for x in text.split(","))
+    except ValueError:
+        raise SystemExit(f"--sprt wants two score shares like 0.55,0.65, not {text!r}") from None
+    if not 0 < p0 < p1 < 1:
+        raise SystemExit(f"--sprt wants 0 < P0 < P1 < 1, not {text!r}")
+    return SPRT(elo_of_score(p0), elo_of_score(p1))
+
+
+def paired_scores(pairs: dict[int, list[float]]) -> list[float]:
+    """The new agent's scores in the games of the complete pairs, pair by pair."""
+    return [s for k in sorted(pairs) if len(pairs[k]) == 2 for s in pairs[k]]
 
 
 def main(preset: str = "modx", new: str = "modx", old: str = "modx-classic", opening: int = 5) -> None:
@@ -48,7 +69,10 @@ def main(preset: str = "modx", new: str = "modx", old: str = "modx-classic", ope
     parser.add_argument("--opening-plies", type=int, default=opening)
     parser.add_argument("--max-minutes", type=float, default=600.0)
     parser.add_argument("--new-options", default="", help="parameters of the new agent, e.g. caution=0.7")
+    parser.add_argument("--sprt", metavar="P0,P1", help="stop once an SPRT decides, e.g. 0.55,0.65")
     args = parser.parse_args()
+    sprt = sprt_of(args.sprt) if args.sprt else None
+    decision = None
     extra = f",{args.new_options}" if args.new_options else ""
     entrants = [f"{new}:time={args.time}{extra}", f"{old}:time={args.time}"]
     print(
@@ -89,11 +113,17 @@ def main(preset: str = "modx", new: str = "modx", old: str = "modx-classic", ope
                     f"{new} {points:.1f}/{done}",
                     flush=True,
                 )
-            if (time.perf_counter() - started) / 60 > args.max_minutes:
-                for future in pending:
-                    future.cancel()
+                if sprt is not None and len(pairs[g // 2]) == 2:
+                    decision = sprt.decide(paired_scores(pairs))
+            if decision is not None:
+                print(f"SPRT decided {decision}: no more games are started", flush=True)
+            elif (time.perf_counter() - started) / 60 > args.max_minutes:
                 print("time limit reached: no more games are started", flush=True)
-                break
+            else:
+                continue
+            for future in pending:
+                future.cancel()
+            break
     complete = {k: p for k, p in pairs.items() if len(p) == 2}
     share, half, games = share_of_pairs(complete)
     print(
@@ -101,6 +131,12 @@ def main(preset: str = "modx", new: str = "modx", old: str = "modx-classic", ope
         f"over {games} games ({len(complete)} complete pairs) against {old} at {args.time} CPU s "
         f"per move; target 60 %; wall {time.perf_counter() - started:.0f} s"
     )
+    if sprt is not None:
+        print(
+            f"SPRT {args.sprt} (Elo {sprt.elo0:.1f} against {sprt.elo1:.1f}): "
+            f"{decision or 'undecided'}, LLR {sprt.llr(paired_scores(pairs)):.2f} "
+            f"(bounds {sprt.bounds[0]:.2f}, {sprt.bounds[1]:.2f})"
+        )
 
 
 if __name__ == "__main__":

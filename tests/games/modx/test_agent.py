@@ -156,7 +156,7 @@ def test_the_deeper_search_looks_at_the_best_moves_again():
 
 def test_caution_blends_the_worst_answer_with_the_mean():
     from qipan.games.modx.agent import ModXClassicAgent
-    from qipan.games.modx.evaluation import evaluate_raw
+    from qipan.games.modx.outlook import evaluate_raw  # the modx agent's evaluation
     from qipan.games.modx.rules import placement_move
 
     state = qipan.load("modx").new(seed=4)

@@ -59,8 +59,8 @@ register_agent(
     AgentSpec(
         "modx",
         ModXAgent,
-        "MOD X: two-ply selective search on pattern potential, threats and safe joker relocation, "
-        "its move ordering summed pattern by pattern (more candidates in the time); caution<1 "
+        "MOD X: two-ply selective search on points, threats, forks and (a quarter of the classic) "
+        "pattern potential, safe joker relocation, its move ordering summed pattern by pattern; caution<1 "
         "blends a candidate's worst answer with their mean; deep=N searches the N best a turn "
         "deeper",
         families=("modx",),
