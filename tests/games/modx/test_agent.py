@@ -183,3 +183,15 @@ def test_caution_blends_the_worst_answer_with_the_mean():
         )
         worst._undo(work, count)
     assert work.key() == state.key()
+
+
+def test_the_time_limit_cuts_the_search_short():
+    state = qipan.load("modx").new(seed=6)
+    setup = load("modx", seed=1)
+    while state.phase != "play" or state.ply < 16:
+        state.play(setup.choose(state))
+    unlimited = load("modx", seed=1, width=64)
+    hurried = load("modx", seed=1, time=0.001)
+    assert hurried.choose(state) in state.legal_moves()
+    unlimited.choose(state)
+    assert hurried.searched < unlimited.searched
