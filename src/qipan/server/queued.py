@@ -24,29 +24,27 @@ class QueuedMoves:
     def __init__(self, storage: Storage):
         self.storage = storage
         self.engine = storage.engine
+        # Built once, with bound parameters: SQLAlchemy then finds them in its cache quickly.
+        q = queued_table.c
+        gid, seat = sa.bindparam("gid", type_=q.game_id.type), sa.bindparam("seat", type_=sa.Integer)
+        waiting = sa.select(sa.func.count()).where(q.game_id == gid, q.seat == seat).scalar_subquery()
+        values = sa.select(
+            sa.cast(gid, q.game_id.type),
+            sa.cast(seat, sa.Integer),
+            sa.cast(sa.bindparam("text", type_=sa.Text), sa.Text),
+            sa.cast(sa.bindparam("at", type_=sa.Float), sa.Float),
+        ).where(waiting < sa.bindparam("most", type_=sa.Integer))
+        self._add = (
+            queued_table.insert().from_select(["game_id", "seat", "text", "at"], values).returning(q.id)
+        )
+        self._delete = queued_table.delete().where(q.id.in_(sa.bindparam("ids", expanding=True)))
 
     def add(self, game_id: str, seat: int, text: str, most: int) -> int | None:
         """Store ``seat``'s move for its next tick; returns its row id, or None if ``most``
         moves of the seat wait already (counted in the same statement)."""
-        waiting = (
-            sa.select(sa.func.count())
-            .select_from(queued_table)
-            .where(queued_table.c.game_id == game_id, queued_table.c.seat == seat)
-            .scalar_subquery()
-        )
-        values = sa.select(
-            sa.cast(sa.literal(game_id), queued_table.c.game_id.type),
-            sa.cast(sa.literal(seat), sa.Integer),
-            sa.cast(sa.literal(text), sa.Text),
-            sa.cast(sa.literal(time.time()), sa.Float),
-        ).where(waiting < most)
-        insert = (
-            queued_table.insert()
-            .from_select(["game_id", "seat", "text", "at"], values)
-            .returning(queued_table.c.id)
-        )
+        values = {"gid": game_id, "seat": seat, "text": text, "at": time.time(), "most": most}
         with self.engine.begin() as conn:
-            return conn.execute(insert).scalar()
+            return conn.execute(self._add, values).scalar()
 
     def waiting(self, game_id: str) -> list[tuple[int, int, str]]:
         """The game's waiting moves (row id, seat, text), oldest first; read, not taken."""
@@ -80,7 +78,7 @@ class QueuedMoves:
                 if conn.execute(update, values | {"seen": version}).rowcount != 1:
                     raise GameChanged(f"game {game_id} is no longer at version {version}")
                 conn.execute(self.storage._insert_move, rows)
-                gone = conn.execute(queued_table.delete().where(queued_table.c.id.in_(taken))).rowcount
+                gone = conn.execute(self._delete, {"ids": list(taken)}).rowcount
                 if gone != len(set(taken)):
                     raise GameChanged(f"game {game_id}: a queued move was taken by another process")
         except IntegrityError as exc:
