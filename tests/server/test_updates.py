@@ -80,3 +80,22 @@ def test_a_patch_leaves_out_the_common_start_and_end(prefix, old, new):
     assert _patched(a, b) == b
     # Only tokens around the change are sent, however long the common parts are.
     assert sum(len(inserted) for _, _, inserted in svg_patch(a, b)) <= new.count("<") + 3
+
+
+@pytest.mark.parametrize(
+    ("kept", "added", "moves_from"),
+    [(3, ["d"], 3), (1, [], 1), (1, ["x"], 1), (0, [], 0), (3, [], None)],
+    ids=["a move", "an undo", "an undo and a move", "back to the start", "no move"],
+)
+def test_an_update_sends_only_the_moves_after_those_both_hold(kept, added, moves_from):
+    from qipan.server.updates import update
+
+    moves = [{"text": t, "player": i % 2} for i, t in enumerate("abc")]
+    old = {"id": "g", "version": 1, "ply": 3, "to_move": 0, "clock": None, "svg": "<svg>", "legal": []}
+    old["moves"] = moves
+    new_moves = moves[:kept] + [{"text": t, "player": 1} for t in added]
+    new = old | {"version": 2, "moves": new_moves}
+    message = update(old, new, {}, mover=False)
+    assert message.get("moves_from") == moves_from
+    assert message.get("moves", []) == new_moves[kept:]
+    assert apply(old, message)["moves"] == new_moves

@@ -193,11 +193,8 @@ def update(old: dict, new: dict, patches: dict, mover: bool) -> dict:
         if new.get(name) != old.get(name):
             out[name] = new.get(name)
     old_moves, new_moves = old["moves"], new["moves"]
-    keep = 0
-    for a, b in zip(old_moves, new_moves, strict=False):
-        if a != b:
-            break
-        keep += 1
+    # The moves both hold alike (all of the old ones, but after an undo): compared in C.
+    keep = next(compress(count(), map(ne, old_moves, new_moves)), min(len(old_moves), len(new_moves)))
     if keep != len(old_moves) or keep != len(new_moves):
         out["moves_from"], out["moves"] = keep, new_moves[keep:]
     if new["svg"] is not old["svg"] and new["svg"] != old["svg"]:
