@@ -13,10 +13,12 @@ import httpx
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cluster_helpers import move_rows, open_seat, until  # noqa: E402
+from cluster_helpers import move_rows, on_postgres, open_seat, serving, until  # noqa: E402
 from test_processes import cluster, cluster_db, create  # noqa: E402, F401 (fixtures)
 
+from qipan.server.errors import ApiError  # noqa: E402
 from qipan.server.manager import Manager  # noqa: E402
+from qipan.server.queued import QueuedMoves  # noqa: E402
 from qipan.server.storage import Storage  # noqa: E402
 
 TICKER = {"game": "toy-ticker", "seats": [{"kind": "human", "join": True}]}
@@ -103,5 +105,22 @@ def test_a_real_time_move_acknowledged_before_a_crash_is_played_after_the_restar
             await second.stop()
             storage.close()
         assert stored_texts(db_url, session.id).count("go") == 1
+
+    asyncio.run(scenario())
+
+
+@on_postgres
+def test_at_most_three_moves_wait_per_seat_whichever_processes_they_reach(db_url, redis_url):
+    async def scenario():
+        async with serving(db_url, redis_url) as a, serving(db_url, redis_url) as b:
+            session, tickets = await a.create({**TICKER, "options": {"tick": 30.0, "ticks": 10}})
+            token = tickets[0]["token"]
+            for manager in (b, a, b):  # B is not the holder: it counts what the store holds
+                await manager.move(session.id, token, "go", None)
+            for manager in (b, a):
+                with pytest.raises(ApiError) as refused:
+                    await manager.move(session.id, token, "go", None)
+                assert refused.value.status == 409 and "wait" in refused.value.message
+            assert len(await asyncio.to_thread(QueuedMoves(a.storage).waiting, session.id)) == 3
 
     asyncio.run(scenario())
