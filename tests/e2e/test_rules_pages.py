@@ -11,6 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from browser_steps import DESKTOP, PHONE, TIMEOUT  # noqa: E402
+
 from conftest import SCREENSHOTS  # noqa: E402
 
 pytestmark = pytest.mark.e2e

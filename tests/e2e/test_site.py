@@ -13,9 +13,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from browser_steps import PHONE, TIMEOUT, click_path, game_state, wait_ply, wait_status  # noqa: E402
-from conftest import SCREENSHOTS  # noqa: E402
 
 import qipan  # noqa: E402
+from conftest import SCREENSHOTS  # noqa: E402
 from qipan.server.ratings import Rating, rate_game  # noqa: E402
 from qipan.server.standings import first_seat_score  # noqa: E402
 

@@ -30,9 +30,9 @@ from cluster_helpers import (  # noqa: E402
     start_processes,
     tick_gaps_around,
 )
-from conftest import PG_ADMIN_URL, postgres_available  # noqa: E402
 from server_helpers import bearer, wait_for  # noqa: E402
 
+from conftest import PG_ADMIN_URL, postgres_available  # noqa: E402
 from qipan.server.lease import LEASE_SECONDS  # noqa: E402
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.timeout(240)]
