@@ -30,7 +30,7 @@ from pathlib import Path
 import qipan
 from qipan.games.morris.perfect import PerfectTables
 from qipan.games.morris.solver import three_vs_three_counts
-from qipan.games.morris.tables_check import ProofReport, check_sample, prove_sample
+from qipan.games.morris.tables_check import ProofReport, check_sample, prove_sample, verified_segments
 from qipan.solve.database import tally
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "morris" / "six_mens_morris_values.json"
@@ -50,9 +50,9 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def build(tables: PerfectTables) -> tuple[str, float]:
+def build(tables: PerfectTables, check: bool = False) -> tuple[str, float]:
     start = time.process_time()
-    digest = tables.build()
+    digest = tables.build(check=check)
     return digest, time.process_time() - start
 
 
@@ -90,35 +90,63 @@ def six() -> None:
     print(f"peak memory {peak_mb():.0f} MB; {'ALL MATCH' if ok else 'MISMATCH'}")
 
 
-def _prove_part(directory: str, stones: int, count: int, nodes: int, k: int, jobs: int):
+def _prove_part(
+    directory: str, stones: int, count: int, budgets: tuple, mode: str, verified: list, k: int, jobs: int
+):
     tables = PerfectTables(qipan.load("nine-mens-morris"), directory, max_stones=stones)
     start = time.process_time()
 
     def progress(done, total, report):
         print(
-            f"  [job {k}] {done}/{total} proved, {report.full} to the full depth, {len(report.failures)} failures, "
-            f"{report.kinds} ({time.process_time() - start:.0f} CPU s)",
+            f"  [{mode} job {k}] {done}/{total} proved, {len(report.failures)} failures, "
+            f"{report.nodes:,} nodes ({time.process_time() - start:.0f} CPU s)",
             flush=True,
         )
 
-    report = prove_sample(tables, count, nodes=nodes, part=(k, jobs), progress=progress)
+    nodes, draw_nodes = budgets
+    report = prove_sample(
+        tables,
+        count,
+        nodes=nodes,
+        draw_nodes=draw_nodes,
+        part=(k, jobs),
+        progress=progress,
+        layered=mode == "layered",
+        verified=[tuple(v) for v in verified],
+    )
     return report, time.process_time() - start
 
 
-def prove(directory: str, stones: int, count: int, nodes: int, jobs: int) -> None:
+def prove(
+    directory: str, stones: int, count: int, budgets: tuple, jobs: int, mode: str, verified: list
+) -> None:
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        parts = pool.starmap(_prove_part, [(directory, stones, count, nodes, k, jobs) for k in range(jobs)])
+        parts = pool.starmap(
+            _prove_part, [(directory, stones, count, budgets, mode, verified, k, jobs) for k in range(jobs)]
+        )
     total, seconds = ProofReport(), 0.0
     for report, cpu in parts:
         total.add(report)
         seconds += cpu
-    print(
-        f"  proof search ({nodes:,} nodes a position, {jobs} jobs): {total.positions} positions, "
-        f"{total.full} verified to the full claimed depth, {len(total.failures)} failures; "
-        f"{total.nodes:,} nodes, {seconds:.0f} CPU s"
+    nodes, draw_nodes = budgets
+    what = (
+        "table-free (no table value enters a result; the tables order the moves)"
+        if mode == "free"
+        else f"layered (a removal into {', '.join('-'.join(map(str, v[:2])) for v in verified)} is scored by that table)"
     )
-    for kind, (n, full, depth_sum) in sorted(total.kinds.items()):
-        print(f"    {kind}: {n} positions, {full} to the full depth, mean depth reached {depth_sum / n:.1f}")
+    print(
+        f"  proof search, {what}; {nodes:,} nodes for each search of a win or loss, {draw_nodes:,} for a draw, "
+        f"{jobs} jobs: {total.positions} positions, {len(total.failures)} failures; {total.nodes:,} nodes, "
+        f"{seconds:.0f} CPU s"
+    )
+    for kind, row in sorted(total.kinds.items()):
+        print(f"    {kind}: {row.summary(kind)}")
+    draws = total.kinds.get("draw")
+    print(
+        f"    the kernel's successors give the stored value for {total.successors_agree} of {total.positions}; "
+        f"of the {draws.positions if draws else 0} draws {total.draws_consistent} have no successor lost for the "
+        f"other side and a drawn one ({total.draws_only_down} drawn only through a removal)"
+    )
     for line in total.failures[:10]:
         print("   ", line)
 
@@ -129,14 +157,27 @@ def nine(
     depth: int,
     directory: str | None,
     proofs: int = 0,
-    nodes: int = 0,
+    budgets: tuple = (200_000, 5_000),
     jobs: int = 1,
+    check: bool = False,
+    modes: tuple = ("free", "layered"),
 ) -> None:
     tables = PerfectTables(qipan.load("nine-mens-morris"), directory or tempfile.mkdtemp(), max_stones=stones)
-    digest, seconds = build(tables)
+    was_built = tables.db.complete()
+    digest, seconds = build(tables, check)
     positions = sum(s.size for s in tables.space.segments())
-    print(f"9MM endgames 3..{stones} stones: {positions:,} positions in {seconds:.1f} CPU s")
-    print(f"  {positions / seconds:,.0f} positions/s, 1 byte each on disk, peak memory {peak_mb():.0f} MB")
+    if was_built:
+        print(
+            f"9MM endgames 3..{stones} stones: {positions:,} positions, already built in {tables.directory}"
+        )
+        print("  (nothing solved now: the forward sweep was not run in this process)")
+    else:
+        print(f"9MM endgames 3..{stones} stones: {positions:,} positions in {seconds:.1f} CPU s")
+        if check:
+            print("  --check: the forward sweep recomputed every component and agrees on every value")
+        print(
+            f"  {positions / seconds:,.0f} positions/s, 1 byte each on disk, peak memory {peak_mb():.0f} MB"
+        )
     print(f"  manifest {digest} ({tables.directory})")
     for s in tables.space.segments():
         counts = tally(tables.db.values(s.key), tables.space.weights(s.key))
@@ -155,7 +196,17 @@ def nine(
         for line in report.failures[:10]:
             print("   ", line)
     if proofs:
-        prove(str(tables.directory), stones, proofs, nodes, jobs)
+        start = time.process_time()
+        verified, problems = verified_segments(tables)
+        print(
+            f"  every position of every segment against the kernel's successors (kernel_tables.check_segment): "
+            f"{len(verified)} segments agree on every value, {len(problems)} do not "
+            f"({time.process_time() - start:.1f} CPU s)"
+        )
+        for line in problems:
+            print("   ", line)
+        for mode in modes:
+            prove(str(tables.directory), stones, proofs, budgets, jobs, mode, [list(v) for v in verified])
 
 
 def compare() -> None:
@@ -193,14 +244,21 @@ def main() -> None:
     n.add_argument("--depth", type=int, default=3)
     n.add_argument("--dir", default=None)
     n.add_argument("--prove", type=int, default=0, help="positions for the full-depth proof search")
-    n.add_argument("--nodes", type=int, default=200_000, help="proof search budget a position")
+    n.add_argument("--nodes", type=int, default=200_000, help="budget of each proof search of a win or loss")
+    n.add_argument("--draw-nodes", type=int, default=5_000, help="budget of a draw's proof search")
     n.add_argument("--jobs", type=int, default=1)
+    n.add_argument("--check", action="store_true", help="build with the forward sweep too")
+    n.add_argument("--modes", default="free,layered", help="proof modes: free, layered or both")
     sub.add_parser("compare")
     args = parser.parse_args()
     if args.what == "six":
         six()
     elif args.what == "nine":
-        nine(args.stones, args.verify, args.depth, args.dir, args.prove, args.nodes, args.jobs)
+        budgets = (args.nodes, args.draw_nodes)
+        modes = tuple(args.modes.split(","))
+        nine(
+            args.stones, args.verify, args.depth, args.dir, args.prove, budgets, args.jobs, args.check, modes
+        )
     else:
         compare()
 

@@ -310,7 +310,7 @@ def test_the_proof_search_verifies_sampled_positions_to_the_claimed_depth_and_ca
 
     report = prove_sample(six, 60, seed=5, nodes=30_000, table_bits=18)
     assert report.positions == 60 and report.failures == []
-    assert report.kinds["win"][1] >= 3 and report.full >= 3  # most of the 6MM sample is drawn placement
+    assert report.kinds["win"].full >= 3 and report.full >= 3  # most of the 6MM sample is drawn placement
     # Distances well beyond the plain search's 3 plies, proved exactly.
     search = ProofSearch(six.game, table_bits=18, nodes=5_000_000)
     rng = random.Random(11)
@@ -328,5 +328,5 @@ def test_the_proof_search_verifies_sampled_positions_to_the_claimed_depth_and_ca
         assert (proof.value, proof.plies, proof.depth) == (kind, plies, plies)
     # A stored win in 1 changed to a draw: the search proves the win.
     broken, key, index = tables_with_a_win_in_one_made_a_draw(six, tmp_path)
-    kind, full, depth, problem = prove_position(search, broken, key, index, 0, draw_depth=5)
-    assert kind == "draw" and not full and "the search proves ('win', 1)" in problem
+    kind, full, exact, depth, problem = prove_position(search, broken, key, index, 0, draw_depth=5)
+    assert kind == "draw" and not full and not exact and "the search proves ('win', 1)" in problem

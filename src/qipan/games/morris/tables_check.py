@@ -20,6 +20,7 @@ depth and the depth reached by the others."""
 from __future__ import annotations
 
 import random
+import statistics
 from dataclasses import dataclass, field
 
 from ...core.errors import QipanError
@@ -127,24 +128,62 @@ def check_sample(tables, count: int, search_depth: int = 3, seed: int = 0, progr
 
 
 @dataclass
+class KindStats:
+    """The sampled positions of one stored kind: how many, how many verified to the full
+    claimed depth, and the horizon each reached."""
+
+    positions: int = 0
+    full: int = 0
+    exact: int = 0
+    depths: list[int] = field(default_factory=list)
+
+    def add(self, other: KindStats) -> None:
+        self.positions += other.positions
+        self.full += other.full
+        self.exact += other.exact
+        self.depths.extend(other.depths)
+
+    def summary(self, kind: str) -> str:
+        d = sorted(self.depths)
+        if kind != "draw":
+            return (
+                f"{self.positions} positions: the result proved at the claimed distance for {self.full}, "
+                f"the distance exact (none faster) for {self.exact}"
+            )
+        if not d:
+            return f"{self.positions} positions"
+        return (
+            f"{self.positions} positions: no forced result within h plies, h reached min {d[0]}, "
+            f"median {statistics.median(d):g}, max {d[-1]}; {self.full} to the draw depth"
+        )
+
+
+@dataclass
 class ProofReport:
     positions: int = 0
     #: Verified to the full claimed depth (wins and losses: exactly; draws: the draw depth).
     full: int = 0
-    #: kind -> [positions, verified to the full depth, sum of the depths reached]
-    kinds: dict = field(default_factory=dict)
+    kinds: dict[str, KindStats] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
     nodes: int = 0
+    #: The kernel's successors against the stored values (``kernel_tables.successor_code``):
+    #: positions whose stored value they give, and of the stored draws: no successor lost
+    #: for the other side and one drawn; of those, drawn only through a removal into a
+    #: smaller table.
+    successors_agree: int = 0
+    draws_consistent: int = 0
+    draws_only_down: int = 0
 
     def add(self, other: ProofReport) -> None:
         self.positions += other.positions
         self.full += other.full
         self.failures.extend(other.failures)
         self.nodes += other.nodes
+        self.successors_agree += other.successors_agree
+        self.draws_consistent += other.draws_consistent
+        self.draws_only_down += other.draws_only_down
         for kind, row in other.kinds.items():
-            mine = self.kinds.setdefault(kind, [0, 0, 0])
-            for i, x in enumerate(row):
-                mine[i] += x
+            self.kinds.setdefault(kind, KindStats()).add(row)
 
 
 def deepest(tables) -> int:
@@ -159,22 +198,47 @@ def deepest(tables) -> int:
 
 
 def prove_position(search, tables, key, index: int, mover: int, draw_depth: int):
-    """Prove one stored value with ``search`` (a ``ProofSearch``): (stored kind, verified to
-    the full depth, depth reached, the problem found or None)."""
+    """Prove one stored value with ``search`` (a ``ProofSearch``): (stored kind, its result
+    verified at the full claimed depth, its distance exact too, depth reached, the problem
+    found or None). A stored draw is verified to ``draw_depth`` at most."""
     state = tables.space.state_at(key, index, mover)
     kind, plies = decode(tables.db.probe(key, index))
     label = state.position()
     if not state.legal_moves():
         ok = (kind, plies) == ("loss", 0)
-        return kind, ok, 0, None if ok else f"{label}: blocked but stored {(kind, plies)}"
+        return kind, ok, ok, 0, None if ok else f"{label}: blocked but stored {(kind, plies)}"
     target = draw_depth if kind == "draw" else plies
-    proof = search.prove(state, target)
-    full = proof.depth == target
-    expected = (kind, plies) if full or kind == "draw" else ("draw", None)
-    if (proof.value, proof.plies) != expected:
-        problem = f"{label}: stored {(kind, plies)}, the search proves {(proof.value, proof.plies)} at horizon {proof.depth}"
-        return kind, False, proof.depth, problem
-    return kind, full, proof.depth, None
+    proof = search.prove(state, target, claim=(kind, plies))
+    if not proof.agrees:
+        problem = (
+            f"{label}: stored {(kind, plies)}, the search proves {(proof.value, proof.plies)} "
+            f"at horizon {proof.depth}"
+        )
+        return kind, False, False, proof.depth, problem
+    return kind, proof.depth == target, proof.exact, proof.depth, None
+
+
+def verified_segments(tables, keys=None, progress=None) -> tuple[list[tuple], list[str]]:
+    """Check every position of the segments ``keys`` (default: all solved) against the
+    kernel's successors (``kernel_tables.check_segment``): (the keys whose every value
+    agrees, the problems found). Over a set closed under moves this verifies every value."""
+    from .kernel_tables import SuccessorCheck, TableView
+
+    check = SuccessorCheck(TableView(tables))
+    keys = [s.key for s in tables.space.segments() if tables.db.solved(s.key)] if keys is None else keys
+    good, problems = [], []
+    for key in keys:
+        positions, bad, wrong, unknown = check.segment(key)
+        if wrong or unknown:
+            problems.append(
+                f"segment {key}: {wrong} of {positions} values disagree with the kernel's successors "
+                f"(first indices {bad}), {unknown} with a successor outside the solved tables"
+            )
+        else:
+            good.append(key)
+        if progress:
+            progress(key, positions, wrong)
+    return good, problems
 
 
 def prove_sample(
@@ -186,26 +250,52 @@ def prove_sample(
     draw_depth: int | None = None,
     part: tuple[int, int] = (0, 1),
     progress=None,
+    draw_nodes: int | None = None,
+    order: bool = True,
+    layered: bool = False,
+    verified=(),
 ) -> ProofReport:
     """Prove ``count`` sampled positions to the depth the tables claim (``part`` = (k, jobs):
     this process takes every jobs-th position from the k-th, so jobs processes share one
     sample). ``draw_depth``: how deep a stored draw is searched (default: the deepest
-    distance in the tables)."""
+    distance in the tables); ``nodes`` is the budget of each search of a win or loss (the
+    result, then the distance), ``draw_nodes`` (default ``nodes``) of a draw's. ``order``: the tables order the moves (no effect on what is
+    proved); ``layered``: a removal into a segment of ``verified`` (keys whose every value
+    was checked) below the root is scored by its stored value. Each sampled position's
+    stored value is also compared with its kernel successors' (``successors_agree``; the
+    draws' counts)."""
+    from .kernel_tables import I_DRAWS, I_DRAWS_DOWN, I_WINS, SuccessorCheck, TableView
     from .proof_search import ProofSearch
 
-    search = ProofSearch(tables.game, table_bits=table_bits, nodes=nodes)
+    view = TableView(tables, verified=verified if layered else ())
+    search = ProofSearch(
+        tables.game, table_bits=table_bits, nodes=nodes, view=view, order=order, layered=layered
+    )
+    successors = SuccessorCheck(view)
     draw_depth = deepest(tables) if draw_depth is None else draw_depth
     report = ProofReport()
     k, jobs = part
     sample = sample_positions(tables, count, seed)[k::jobs]
+    draw_nodes = nodes if draw_nodes is None else draw_nodes
     for n, (key, index, mover) in enumerate(sample):
-        kind, got_full, depth, problem = prove_position(search, tables, key, index, mover, draw_depth)
+        search.budget = draw_nodes if tables.db.probe(key, index) == 0 else nodes
+        kind, got_full, exact, depth, problem = prove_position(search, tables, key, index, mover, draw_depth)
         if problem:
             report.failures.append(problem)
-        row = report.kinds.setdefault(kind, [0, 0, 0])
-        row[0] += 1
-        row[1] += got_full
-        row[2] += depth
+        stored, given, info = successors.position(key, index, mover)
+        if stored == given:
+            report.successors_agree += 1
+        else:
+            label = tables.space.state_at(key, index, mover).position()
+            report.failures.append(f"{label}: stored code {stored}, the kernel's successors give {given}")
+        if kind == "draw" and info[I_WINS] == 0 and info[I_DRAWS] > 0:
+            report.draws_consistent += 1
+            report.draws_only_down += info[I_DRAWS] == info[I_DRAWS_DOWN]
+        row = report.kinds.setdefault(kind, KindStats())
+        row.positions += 1
+        row.full += got_full
+        row.exact += exact
+        row.depths.append(depth)
         report.positions += 1
         report.full += got_full
         if progress and (n + 1) % 100 == 0:
