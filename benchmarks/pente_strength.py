@@ -61,6 +61,10 @@ def main() -> None:
     parser.add_argument("--max-plies", type=int, default=300, help="a longer game counts as a draw")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sprt", default=None, help="P0,P1: stop when the SPRT decides")
+    parser.add_argument("--new", default="pente", help="the agent measured")
+    parser.add_argument(
+        "--reference", default="pente-classic", help="its opponent, e.g. the generic alphabeta"
+    )
     args = parser.parse_args()
     sprt = tuple(float(x) for x in args.sprt.split(",")) if args.sprt else None
     llr, bound = 0.0, math.log(0.95 / 0.05)
@@ -74,8 +78,8 @@ def main() -> None:
         pair = k // 2
         new_seat = k % 2  # colours swap within each pair of games
         state = opening(game, args.opening_plies, args.seed * 100_003 + pair)
-        new = load_agent("pente", time=args.time, seed=k)
-        ref = load_agent("pente-classic", time=args.time * args.factor, seed=k)
+        new = load_agent(args.new, time=args.time, seed=k)
+        ref = load_agent(args.reference, time=args.time * args.factor, seed=k)
         agents = [new, ref] if new_seat == 0 else [ref, new]
         play(state, agents, args.max_plies)
         outcome = state.outcome
@@ -110,7 +114,7 @@ def main() -> None:
     rate = score / n
     half = 1.96 * math.sqrt(max(rate * (1 - rate), 1e-9) / n)
     print(
-        f"\npente (time {args.time}s) vs pente-classic (time {args.time * args.factor:g}s), {args.game}, "
+        f"\n{args.new} (time {args.time}s) vs {args.reference} (time {args.time * args.factor:g}s), {args.game}, "
         f"{n} games, paired openings of {args.opening_plies} random plies, colours alternating, CPU clock: "
         f"{wins:.0f} wins, {draws:.0f} draws, {losses:.0f} losses -> score {rate:.1%} "
         f"(95% interval {max(rate - half, 0):.1%}..{min(rate + half, 1):.1%}); endings {stats}; "

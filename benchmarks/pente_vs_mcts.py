@@ -33,12 +33,15 @@ def main() -> None:
     parser.add_argument("--game", default="pente", help="pente or pente-tournament")
     parser.add_argument("--opponent", default="mcts")
     parser.add_argument(
+        "--agent", default="pente", help="the agent measured: pente, or the reference pente-classic"
+    )
+    parser.add_argument(
         "--pente-args", default="", help="extra pente agent settings, e.g. width=10,even_depths=0"
     )
     parser.add_argument("--max-plies", type=int, default=200, help="a longer game counts as a draw")
     args = parser.parse_args()
     game = qipan.load(args.game)
-    _, extra = parse_agent("pente:" + args.pente_args)  # typed and bounded by the agent's spec
+    _, extra = parse_agent(f"{args.agent}:" + args.pente_args)  # typed and bounded by the agent's spec
     wins = draws = 0
     plies = 0
     start = time.perf_counter()
@@ -46,7 +49,7 @@ def main() -> None:
         n = game.players[0]
         seat = k % n  # the pente agent plays first in every n-th game
         agents = [load_agent(args.opponent, time=args.time, seed=k * 10 + p) for p in range(n)]
-        agents[seat] = load_agent("pente", time=args.time, seed=k, **extra)
+        agents[seat] = load_agent(args.agent, time=args.time, seed=k, **extra)
         state = play(game, agents, args.max_plies)
         plies += state.ply
         if state.outcome is None or not state.outcome.winners:
@@ -59,13 +62,13 @@ def main() -> None:
             verdict = "LOSS"
         reason = state.outcome.reason if state.outcome else "ply cap"
         print(
-            f"game {k + 1:3}/{args.games}: pente as P{seat + 1} {verdict:4} in {state.ply:3} plies ({reason}); "
+            f"game {k + 1:3}/{args.games}: {args.agent} as P{seat + 1} {verdict:4} in {state.ply:3} plies ({reason}); "
             f"running {wins}/{k + 1} = {wins / (k + 1):.0%}, {time.perf_counter() - start:.0f}s",
             flush=True,
         )
     n = args.games
     print(
-        f"\npente vs {args.opponent} ({args.game}, {args.time}s per move, {n} games, colours alternating): "
+        f"\n{args.agent} vs {args.opponent} ({args.game}, {args.time}s per move, {n} games, colours alternating): "
         f"{wins} wins, {draws} draws, {n - wins - draws} losses -> win rate {wins / n:.1%} "
         f"(target >= 90%); mean game {plies / n:.1f} plies; {time.perf_counter() - start:.0f}s"
     )
