@@ -50,6 +50,12 @@ class Presence:
         self.elsewhere: dict[str, dict[str, tuple[frozenset[int], float]]] = {}
         #: Games watched here -> the seats online elsewhere as last told (``on_change``).
         self.shown: dict[str, set[int]] = {}
+        #: Games whose entry must be written, or whose hash read, at the next flush: a burst
+        #: of sockets (hundreds of games joined at once) becomes one pipeline, not a task and
+        #: a pooled connection each.
+        self._to_write: set[str] = set()
+        self._to_read: set[str] = set()
+        self._flusher: asyncio.Task | None = None
         self._task: asyncio.Task | None = None
         self.stopped = False
 
@@ -59,10 +65,11 @@ class Presence:
     async def stop(self) -> None:
         """Stop renewing and take this process's entries back (its sockets are closing)."""
         self.stopped = True
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        for task in (self._task, self._flusher):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         with contextlib.suppress(Exception):
             async with self.redis.pipeline(transaction=False) as pipe:
                 for game_id in self.here:
@@ -86,7 +93,22 @@ class Presence:
             self.here[game_id] = seats
         else:
             self.here.pop(game_id, None)
-        asyncio.get_running_loop().create_task(self._write([game_id], tell=True))
+        self._to_write.add(game_id)
+        self._kick()
+
+    def _kick(self) -> None:
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        # Changes that arrive while a pipeline is out go in the next one.
+        while (self._to_write or self._to_read) and not self.stopped:
+            if self._to_write:
+                games, self._to_write = list(self._to_write), set()
+                await self._write(games, tell=True)
+            if self._to_read:
+                games, self._to_read = list(self._to_read), set()
+                await self._read(games)
 
     async def _write(self, game_ids: list[str], tell: bool) -> None:
         until = time.time() + TTL
@@ -123,7 +145,8 @@ class Presence:
         """This process has listeners of ``game_id``: learn who is online elsewhere."""
         if game_id not in self.elsewhere:
             self.elsewhere[game_id] = {}
-            asyncio.get_running_loop().create_task(self._read(game_id))
+            self._to_read.add(game_id)
+            self._kick()
 
     def unwatch(self, game_id: str) -> None:
         self.elsewhere.pop(game_id, None)
@@ -162,35 +185,44 @@ class Presence:
             self.shown[game_id] = now
             self.on_change(game_id, now)
 
-    async def _read(self, game_id: str) -> None:
+    async def _read(self, game_ids: list[str]) -> None:
+        """Read the other processes' entries of ``game_ids`` (one pipeline)."""
         try:
-            raw = await self.redis.hgetall(self._key(game_id))
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for game_id in game_ids:
+                    pipe.hgetall(self._key(game_id))
+                hashes = await pipe.execute()
         except Exception as exc:
             log.warning("cannot read who is online from Redis (%s)", exc)
             return
-        entries = self.elsewhere.get(game_id)
-        if entries is None:  # no longer watched
-            return
-        entries.clear()
-        gone, now = [], time.time()
-        for process, value in raw.items():
-            process = process.decode() if isinstance(process, bytes) else process
-            if process == self.process:
+        stale: dict[str, list[str]] = {}
+        now = time.time()
+        for game_id, raw in zip(game_ids, hashes, strict=True):
+            entries = self.elsewhere.get(game_id)
+            if entries is None:  # no longer watched
                 continue
-            try:
-                entry = json.loads(value)
-                seats, until = frozenset(int(s) for s in entry["seats"]), float(entry["until"])
-            except (ValueError, KeyError, TypeError):
-                gone.append(process)
-                continue
-            if until > now:
-                entries[process] = (seats, until)
-            else:  # a process that stopped renewing (it died): nobody else removes it
-                gone.append(process)
-        if gone:
+            entries.clear()
+            for process, value in raw.items():
+                process = process.decode() if isinstance(process, bytes) else process
+                if process == self.process:
+                    continue
+                try:
+                    entry = json.loads(value)
+                    seats, until = frozenset(int(s) for s in entry["seats"]), float(entry["until"])
+                except (ValueError, KeyError, TypeError):
+                    stale.setdefault(game_id, []).append(process)
+                    continue
+                if until > now:
+                    entries[process] = (seats, until)
+                else:  # a process that stopped renewing (it died): nobody else removes it
+                    stale.setdefault(game_id, []).append(process)
+            self._changed(game_id)
+        if stale:
             with contextlib.suppress(Exception):
-                await self.redis.hdel(self._key(game_id), *gone)
-        self._changed(game_id)
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for game_id, gone in stale.items():
+                        pipe.hdel(self._key(game_id), *gone)
+                    await pipe.execute()
 
     async def _refresher(self) -> None:
         while True:
@@ -202,11 +234,14 @@ class Presence:
                 if self.here or retry:
                     await self._write(list(set(self.here) | retry), tell=bool(retry))
                 now = time.time()
+                expiring = []
                 for game_id, entries in list(self.elsewhere.items()):
                     if any(until <= now + REFRESH for _, until in entries.values()):
-                        await self._read(game_id)
+                        expiring.append(game_id)
                     else:
                         self._changed(game_id)
+                if expiring:
+                    await self._read(expiring)
             except asyncio.CancelledError:
                 raise
             except Exception:  # the renewals must go on
