@@ -993,10 +993,18 @@ class Manager:
             seat = session.state.to_move
             if tick and seat is not None and seat >= 0:
                 await self._read_queued(session)
-                # The seat's move for this tick: the first it queued that is still legal,
-                # else (it let the tick pass) the server plays its idle move for it.
-                text, taken = session.pick_queued(seat)
-                await self._play(session, seat, text or session.idle_move, taken)
+                # Every human seat acts once a tick, in the order the game asks them (as the
+                # terminal's loop plays them): a tick per seat would run a game of two at
+                # half its pace. A seat's move: the first it queued that is still legal, else
+                # (it let the tick pass) the server plays its idle move for it.
+                acted: set[int] = set()
+                while seat is not None and seat >= 0 and seat not in acted and session.status == "active":
+                    if session.seats[seat]["kind"] != "human":
+                        break  # a bot moves when it has thought
+                    text, taken = session.pick_queued(seat)
+                    await self._play(session, seat, text or session.idle_move, taken)
+                    acted.add(seat)
+                    seat = session.state.to_move
                 return True
             return False
 
