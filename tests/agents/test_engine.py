@@ -118,6 +118,9 @@ def test_move_lists_round_trip_moves_with_spaces():
 
 def _engine(game: str, agent: str = "alphabeta", **params):
     cmd = f"{PYTHON} -m qipan.cli.main engine {game} --agent {agent}"
+    # A loaded CI machine can starve the engine's process for more than the default 10 s;
+    # these tests are about the protocol, the timeout tests below set their own.
+    params.setdefault("timeout", 60)
     return load_agent("engine", cmd=cmd, **params)
 
 
