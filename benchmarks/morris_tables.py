@@ -99,7 +99,10 @@ def _prove_part(
     def progress(done, total, report):
         print(
             f"  [{mode} job {k}] {done}/{total} proved, {len(report.failures)} failures, "
-            f"{report.nodes:,} nodes ({time.process_time() - start:.0f} CPU s)",
+            + ", ".join(
+                f"{kind} {r.full}/{r.exact}/{r.positions}" for kind, r in sorted(report.kinds.items())
+            )
+            + f" (full/exact/all), {report.nodes:,} nodes ({time.process_time() - start:.0f} CPU s)",
             flush=True,
         )
 

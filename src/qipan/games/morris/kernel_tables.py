@@ -23,7 +23,7 @@ from ...core.errors import QipanError
 from ...fast import HAVE_NUMBA, njit_uncached
 from ...solve.codes import UNKNOWN
 from ...solve.jit import np
-from ...solve.ranking import binomials, expand, pair_index, popcount, unrank_set
+from ...solve.ranking import apply_perm, binomials, expand, pair_index, popcount, rank_set, unrank_set
 from . import kernel as K
 
 #: ``successor_code``'s ``info``: moves, drawn successors (stored or by rule), successors the
@@ -165,6 +165,25 @@ def locate(view, s):
     return seg << 34 | idx << 1 | c
 
 
+def board_key(view, s):
+    """A key of the kernel state ``s`` shared by its images under the index's symmetries:
+    the boards mapped by the permutation that takes the mover's stones to their canonical
+    form, the hands and the colour to move. It relies on the permutations only (each checked
+    by ``check_symmetries``), not on the ranking: a wrong index cannot merge two positions
+    here. -1 when the mover's stone count is beyond the index."""
+    c = s[K.S_TO_MOVE]
+    own = s[K.S_BB0 + c]
+    opp = s[K.S_BB0 + 1 - c]
+    C, T, canon_g, rank_off = view[6], view[7], view[9], view[10]
+    p = popcount(own)
+    if p + 1 >= rank_off.shape[0] or rank_off[p + 1] == rank_off[p]:
+        return -1
+    g = canon_g[rank_off[p] + rank_set(own, C)]
+    x = apply_perm(T, g, own)
+    y = apply_perm(T, g, opp)
+    return x | y << 24 | s[K.S_HAND0 + c] << 48 | s[K.S_HAND0 + 1 - c] << 53 | c << 58 | 1 << 62
+
+
 def code_at(view, loc):
     """The stored code at a ``locate`` key (255 when the segment is not solved)."""
     off = view[2][loc >> 34]
@@ -287,6 +306,7 @@ def set_position(view, s, key, i) -> None:
 if HAVE_NUMBA:
     segment_of = njit_uncached(segment_of)
     locate = njit_uncached(locate)
+    board_key = njit_uncached(board_key)
     code_at = njit_uncached(code_at)
     code_of = njit_uncached(code_of)
     successor_code = njit_uncached(successor_code)

@@ -29,9 +29,10 @@ The transposition table keeps exact results and bounds of subtrees (node-relativ
 distances), keyed on the position and the horizon they were searched with; an entry searched
 with a larger horizon serves a smaller one after *clamping*: a win or loss further away than
 the horizon becomes 0. Clamping keeps the order of values, so bounds stay bounds. With a
-table view the key is the index's (segment, index, colour), shared by the boards the board's
-symmetries identify (``check_symmetries`` confirms each keeps the kernel's neighbourhoods,
-lines and capture shapes); without, the exact position key. Entries are proofs about
+table view the key is the position mapped by the symmetry that takes the mover's stones to
+their canonical form (``board_key``), shared by the boards the board's symmetries identify
+(``check_symmetries`` confirms each keeps the kernel's neighbourhoods, lines and capture
+shapes); without, the exact position key. Entries are proofs about
 positions, not about a root, so one table serves every position checked (layered entries
 depend on the verified segments only, which do not change between roots of one run). A node
 budget stops a search that grows too large: the position is then verified up to the last
@@ -49,7 +50,7 @@ from ...fast import HAVE_NUMBA, njit_uncached
 from ...solve.codes import UNKNOWN
 from ...solve.jit import np
 from . import kernel as K
-from .kernel_tables import TableView, check_symmetries, code_at, locate, popcount, solvable
+from .kernel_tables import TableView, board_key, check_symmetries, code_at, locate, popcount, solvable
 
 MATE = 10_000
 #: counters: nodes searched, 1 once the node budget ran out, the budget.
@@ -157,9 +158,7 @@ def _search(pt, lines, par, view, flags, states, moves, notes, prio, ply, depth,
     s = states[ply]
     key = -1
     if flags[F_CANONICAL]:
-        key = locate(view, s)
-        if key >= 0:
-            key |= 1 << 62
+        key = board_key(view, s)
     if key < 0:
         key = K.position_key(s)
     mask = tt_key.shape[0] - 1
