@@ -46,6 +46,14 @@ def njit_uncached(fn):
     return _numba.njit(cache=False, nogil=True)(fn)
 
 
+def njit_inline(fn):
+    """``njit`` for a small function that is inlined into its compiled callers (Numba IR),
+    so that it costs no compilation and no cache entry of its own."""
+    if not HAVE_NUMBA:
+        return fn
+    return _numba.njit(inline="always", nogil=True)(fn)
+
+
 def njit_guarded(fn, sources):
     """``njit`` with the disk cache for a function that calls other files' kernels: its
     cache is emptied whenever the contents of ``sources`` (every file compiled into it)

@@ -17,6 +17,9 @@ functions (``G``: the game's arrays in one tuple, ``s``: a kernel state, ``code`
 * ``uct_play(G, s, code)``, ``uct_playout(G, s, rng, cap)``: a move, a random playout;
 * ``uct_rewards(G, s, out)``: each player's reward in [0, 1] into ``out``; the players.
 
+They are small: declared with ``fast.njit_inline``, they are inlined into the loop, which
+compiles as one function (their own compilation cost more than the loop's on a cold cache).
+
 The tree: integer fields per node (rows of ``nodes``: ``N_*``, a game may add its own from
 ``N_GAME``), float fields (rows of ``stats``: visits, then each player's reward sum) and
 ``meta`` (``M_NODES``: nodes in use; a game may use further entries)."""
@@ -26,7 +29,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from ..fast import njit, njit_guarded, np, rand_below
+from ..fast import njit, njit_guarded, njit_inline, np, rand_below
 from . import clock
 
 N_MOVE, N_FIRST, N_LAST, N_NEXT, N_UNTRIED, N_TO_MOVE = range(6)
@@ -36,7 +39,7 @@ F_VISITS, F_TOTAL = 0, 1
 M_NODES = 0
 
 
-@njit
+@njit_inline
 def append_node(nodes, stats, meta, code, to_move, untried):
     """Append a node reached by ``code`` with ``untried`` moves to try; returns its index."""
     i = meta[M_NODES]
@@ -51,7 +54,7 @@ def append_node(nodes, stats, meta, code, to_move, untried):
     return i
 
 
-@njit
+@njit_inline
 def shuffle(a, n, rng):
     """Shuffle ``a[:n]`` in place (Fisher-Yates, the order of ``mcts``'s ``rng.shuffle``)."""
     for j in range(n - 1, 0, -1):

@@ -39,7 +39,7 @@ from dataclasses import fields
 
 from ...agents import clock, uct_kernel
 from ...agents.uct_kernel import M_NODES, N_GAME, Tree, append_node, best_move
-from ...fast import njit, njit_signed, np, rand_below, seed_word
+from ...fast import njit, njit_inline, njit_signed, np, rand_below, seed_word
 
 # -- table and parameter layout --------------------------------------------------------------
 PT_NBR, PT_NPAIRS, PT_PAIRS, PT_NDAN, PT_DAN, PT_NGANG, PT_GANG_MID, PT_GANG_OTHER = 0, 1, 2, 6, 7, 11, 12, 16
@@ -509,23 +509,23 @@ N_INT = N_GAME + 1
 M_POOL = M_NODES + 1
 
 
-@njit
+@njit_inline
 def uct_room(G, meta):
     return meta[M_POOL] + MAX_MOVES < G[3].shape[0]
 
 
-@njit
+@njit_inline
 def uct_reset(G, s, root):
     used = HEADER + root[S_HIST_LEN]  # the repetition history beyond it is not read
     s[:used] = root[:used]
 
 
-@njit
+@njit_inline
 def uct_ongoing(s):
     return s[S_RESULT] == ONGOING
 
 
-@njit
+@njit_inline
 def uct_expand(G, s, nodes, stats, meta, code):
     pt, lines, par, pool, buf = G
     start = meta[M_POOL]
@@ -536,23 +536,23 @@ def uct_expand(G, s, nodes, stats, meta, code):
     return i
 
 
-@njit
+@njit_inline
 def uct_root_untried(G):
     return G[3]
 
 
-@njit
+@njit_inline
 def uct_untried(G, s, nodes, node, k):
     return G[3][nodes[node, N_POOL] + k]
 
 
-@njit
+@njit_inline
 def uct_play(G, s, code):
     pt, lines, par, pool, buf = G
     play(pt, par, s, code)
 
 
-@njit
+@njit_inline
 def uct_playout(G, s, rng, cap):
     pt, lines, par, pool, buf = G
     plies = 0
@@ -562,7 +562,7 @@ def uct_playout(G, s, rng, cap):
         plies += 1
 
 
-@njit
+@njit_inline
 def uct_rewards(G, s, out):
     pt, lines, par, pool, buf = G
     r = s[S_RESULT]

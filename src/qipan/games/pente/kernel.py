@@ -20,7 +20,7 @@ from pathlib import Path
 from ...agents import clock, uct_kernel
 from ...agents.uct_kernel import M_NODES, N_GAME, Tree, append_node, best_move
 from ...core.errors import OptionError
-from ...fast import njit, njit_signed, np, rand_below, seed_word
+from ...fast import njit, njit_inline, njit_signed, np, rand_below, seed_word
 from .board import CAPTURE_TARGET, EMPTY, OFF, TRIA
 
 S_TO_MOVE, S_PLACED, S_STONES, S_PENDING, S_MAYBE_LINE, S_LAST, S_CAPS = 0, 1, 2, 3, 4, 5, 6
@@ -572,22 +572,22 @@ def rewards(points, inner, dirs8, par, ev, s, out):
 # list and an undo record. A node's untried moves are the first ``N_UNTRIED`` of its legal moves,
 # listed again when one is expanded (a 19x19 list per node would cost more memory than the
 # tree); the root's stay in ``root_moves``.
-@njit
+@njit_inline
 def uct_room(G, meta):
     return True  # the tree alone grows
 
 
-@njit
+@njit_inline
 def uct_reset(G, s, root):
     s[:] = root
 
 
-@njit
+@njit_inline
 def uct_ongoing(s):
     return s[S_RESULT] == ONGOING
 
 
-@njit
+@njit_inline
 def uct_expand(G, s, nodes, stats, meta, code):
     points, inner, lines, line_len, tria, dirs8, par, ev, root_moves, buf, undo = G
     listed = root_moves if meta[M_NODES] == 0 else buf
@@ -595,12 +595,12 @@ def uct_expand(G, s, nodes, stats, meta, code):
     return append_node(nodes, stats, meta, code, s[S_TO_MOVE], n)
 
 
-@njit
+@njit_inline
 def uct_root_untried(G):
     return G[8]
 
 
-@njit
+@njit_inline
 def uct_untried(G, s, nodes, node, k):
     points, inner, lines, line_len, tria, dirs8, par, ev, root_moves, buf, undo = G
     if node == 0:
@@ -609,19 +609,19 @@ def uct_untried(G, s, nodes, node, k):
     return buf[k]
 
 
-@njit
+@njit_inline
 def uct_play(G, s, code):
     points, inner, lines, line_len, tria, dirs8, par, ev, root_moves, buf, undo = G
     play(points, lines, line_len, tria, dirs8, par, s, code, undo)
 
 
-@njit
+@njit_inline
 def uct_playout(G, s, rng, cap):
     points, inner, lines, line_len, tria, dirs8, par, ev, root_moves, buf, undo = G
     _playout(points, inner, lines, line_len, tria, dirs8, par, s, rng, buf, undo, cap)
 
 
-@njit
+@njit_inline
 def uct_rewards(G, s, out):
     points, inner, lines, line_len, tria, dirs8, par, ev, root_moves, buf, undo = G
     rewards(points, inner, dirs8, par, ev, s, out)
