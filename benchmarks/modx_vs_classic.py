@@ -13,6 +13,9 @@ pairs. ``--max-minutes`` stops starting games (the figure is then over the pairs
 ``qipan.agents.elo`` (alpha = beta = 0.05) decides between them, checked over the games of the
 complete pairs whenever a pair completes; ``--pairs`` is then the most pairs played.
 
+``--knobs`` sets weights of the new agent's evaluation (``outlook.Knobs`` fields) in every
+worker, for screening them, e.g. ``--knobs long_scale=0.5,fork_mover=0``.
+
     .venv/bin/python benchmarks/modx_vs_classic.py --pairs 100 --time 0.05 --jobs 2
     .venv/bin/python benchmarks/modx_vs_classic.py --pairs 300 --sprt 0.55,0.65 --jobs 2
 """
@@ -53,6 +56,22 @@ def sprt_of(text: str) -> SPRT:
     return SPRT(elo_of_score(p0), elo_of_score(p1))
 
 
+def set_knobs(text: str) -> None:
+    """Replace fields of ``outlook.KNOBS`` from ``name=value,...`` (in each worker process)."""
+    from dataclasses import fields, replace
+
+    from qipan.games.modx import outlook
+
+    types = {f.name: f.type for f in fields(outlook.Knobs)}
+    changes = {}
+    for item in filter(None, text.split(",")):
+        name, _, value = item.partition("=")
+        if name not in types or name == "weight":
+            raise SystemExit(f"--knobs: no scalar weight {name!r}; known: {', '.join(sorted(types))}")
+        changes[name] = int(value) if types[name] == "int" else float(value)
+    outlook.KNOBS = replace(outlook.KNOBS, **changes)
+
+
 def paired_scores(pairs: dict[int, list[float]]) -> list[float]:
     """The new agent's scores in the games of the complete pairs, pair by pair."""
     return [s for k in sorted(pairs) if len(pairs[k]) == 2 for s in pairs[k]]
@@ -70,13 +89,16 @@ def main(preset: str = "modx", new: str = "modx", old: str = "modx-classic", ope
     parser.add_argument("--max-minutes", type=float, default=600.0)
     parser.add_argument("--new-options", default="", help="parameters of the new agent, e.g. caution=0.7")
     parser.add_argument("--sprt", metavar="P0,P1", help="stop once an SPRT decides, e.g. 0.55,0.65")
+    parser.add_argument("--knobs", default="", help="the new agent's evaluation weights, e.g. long_scale=0.5")
     args = parser.parse_args()
+    set_knobs(args.knobs)  # checked here, set again in each worker
     sprt = sprt_of(args.sprt) if args.sprt else None
     decision = None
     extra = f",{args.new_options}" if args.new_options else ""
     entrants = [f"{new}:time={args.time}{extra}", f"{old}:time={args.time}"]
     print(
-        f"{preset}: {entrants[0]} vs {entrants[1]}, {args.pairs} pairs, CPU clock, {args.jobs} jobs",
+        f"{preset}: {entrants[0]} vs {entrants[1]}, {args.pairs} pairs, CPU clock, {args.jobs} jobs"
+        + (f", knobs {args.knobs}" if args.knobs else ""),
         flush=True,
     )
     started = time.perf_counter()
@@ -93,7 +115,7 @@ def main(preset: str = "modx", new: str = "modx", old: str = "modx-classic", ope
         for g in range(2 * args.pairs)
     ]
     pairs: dict[int, list[float]] = {}
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+    with ProcessPoolExecutor(max_workers=args.jobs, initializer=set_knobs, initargs=(args.knobs,)) as pool:
         futures = {pool.submit(play_tournament_game, job): g for g, job in enumerate(jobs)}
         pending = set(futures)
         while pending:
