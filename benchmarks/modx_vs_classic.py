@@ -57,7 +57,10 @@ def sprt_of(text: str) -> SPRT:
 
 
 def set_knobs(text: str) -> None:
-    """Replace fields of ``outlook.KNOBS`` from ``name=value,...`` (in each worker process)."""
+    """Replace fields of ``outlook.KNOBS`` from ``name=value,...`` (in each worker process).
+    Nothing to set: nothing imported (``tantrix_vs_classic.py`` runs this ``main`` too)."""
+    if not text:
+        return
     from dataclasses import fields, replace
 
     from qipan.games.modx import outlook
