@@ -42,7 +42,7 @@ async def new_game(http, ws_base: str, game: str) -> tuple[str, list[Player], li
             f"{ws_base}/ws/games/{created['id']}",
             additional_headers={"Authorization": f"Bearer {seat['token']}"},
         )
-        player = Player(ws)
+        player = Player(ws, seat["seat"])
         tasks.append(asyncio.create_task(player.read()))
         players.append(player)
     for p in players:
@@ -76,7 +76,7 @@ async def flood(ws_url: str, token: str, count: int, started, stop, done) -> Non
     until ``stop`` is set; then put the number refused with 429 and the connection's state
     on ``done``."""
     async with connect(ws_url, additional_headers={"Authorization": f"Bearer {token}"}) as ws:
-        flooder = Player(ws)
+        flooder = Player(ws, 0)  # the flood game's first seat (its token)
         reader = asyncio.create_task(flooder.read())
         await flooder.wait(lambda s: True)
 
