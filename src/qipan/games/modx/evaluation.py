@@ -33,6 +33,20 @@ def _value(mask: int, any_top: int, hostile: int, friendly: int) -> float:
     )
 
 
+def threat_values(near: dict[int, int], jokers: int, any_top: int, hostile: int, friendly: int):
+    """The pattern threats ``near`` (missing square -> the patterns it completes) as the value
+    of one already complete (None if none) and the others' values, best first. Each further
+    threat counts only its squares not already counted: overlapping threats share X pieces,
+    and cashing one removes them."""
+    unions = sorted(near.values(), key=lambda m: -_value(m & ~jokers, any_top, hostile, friendly))
+    values, counted = [], 0
+    for union in unions:
+        values.append(_value(union & ~jokers & ~counted, any_top, hostile, friendly))
+        counted |= union
+    complete = _value(near[0] & ~jokers, any_top, hostile, friendly) if 0 in near else None
+    return complete, values
+
+
 def _tops(state: ModXState, q: int) -> tuple[int, int, int]:
     any_top = 0
     for m in state.topmask:
@@ -88,15 +102,9 @@ def potential(state: ModXState, q: int, turns: int = 99) -> float:
             missing = pat & ~cover
             near[missing] = near.get(missing, 0) | pat
     if near:
-        # Best threat first; each further one counts only its squares not already counted
-        # (overlapping threats share X pieces, and cashing one removes them).
-        unions = sorted(near.values(), key=lambda m: -_value(m & ~jokers, any_top, hostile, friendly))
-        values, counted = [], 0
-        for union in unions:
-            values.append(_value(union & ~jokers & ~counted, any_top, hostile, friendly))
-            counted |= union
-        if 0 in near:  # already complete (made by another player's relocation): it scores next turn
-            pot += _value(near[0] & ~jokers, any_top, hostile, friendly)
+        complete, values = threat_values(near, jokers, any_top, hostile, friendly)
+        if complete is not None:  # made by another player's relocation: it scores next turn
+            pot += complete
         elif state.to_move == q:
             pot += CASH * values[0] + 0.1 * sum(values[1:])
         else:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .board import PATTERNS
-from .evaluation import WIN, _tops, _value, turns_left
+from .evaluation import WIN, _tops, _value, threat_values, turns_left
 from .rules import ModXState
 
 
@@ -117,15 +117,9 @@ def potential(state: ModXState, q: int, turns: int, knobs: Knobs) -> float:
     pot = long_share * long_term
     mover = state.to_move == q
     if near:
-        # Best threat first; each further one counts only its squares not already counted
-        # (overlapping threats share X pieces, and cashing one removes them).
-        unions = sorted(near.values(), key=lambda m: -_value(m & ~jokers, any_top, hostile, friendly))
-        values, counted = [], 0
-        for union in unions:
-            values.append(_value(union & ~jokers & ~counted, any_top, hostile, friendly))
-            counted |= union
-        if 0 in near:  # already complete (made by another player's relocation): it scores next turn
-            pot += _value(near[0] & ~jokers, any_top, hostile, friendly)
+        complete, values = threat_values(near, jokers, any_top, hostile, friendly)
+        if complete is not None:  # made by another player's relocation: it scores next turn
+            pot += complete
         elif mover:
             pot += knobs.cash * values[0] + knobs.cash_rest * sum(values[1:])
         else:
