@@ -432,11 +432,6 @@ class Storage:
             )
 
     # -- real-time moves for the tick holder --------------------------------------------
-    def queue_move(self, game_id: str, seat: int, text: str) -> None:
-        """Leave a real-time move for the process that runs the game's ticks."""
-        with self.engine.begin() as conn:
-            conn.execute(queued_table.insert().values(game_id=game_id, seat=seat, text=text, at=time.time()))
-
     def take_queued(self, game_id: str) -> list[tuple[int, str]]:
         """The moves left for this game (seat, text), oldest first, deleted as they are
         read (one statement: two takers never get the same move)."""
