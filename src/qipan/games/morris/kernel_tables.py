@@ -167,8 +167,8 @@ def locate(view, s):
 
 def board_key(view, s):
     """A key of the kernel state ``s`` shared by its images under the index's symmetries:
-    the boards mapped by the permutation that takes the mover's stones to their canonical
-    form, the hands and the colour to move. It relies on the permutations only (each checked
+    the mover's stones mapped to their canonical form and the other side's to the least
+    image among the permutations that do so, the hands and the colour to move. It relies on the permutations only (each checked
     by ``check_symmetries``), not on the ranking: a wrong index cannot merge two positions
     here. -1 when the mover's stone count is beyond the index."""
     c = s[K.S_TO_MOVE]
@@ -178,9 +178,13 @@ def board_key(view, s):
     p = popcount(own)
     if p + 1 >= rank_off.shape[0] or rank_off[p + 1] == rank_off[p]:
         return -1
-    g = canon_g[rank_off[p] + rank_set(own, C)]
-    x = apply_perm(T, g, own)
-    y = apply_perm(T, g, opp)
+    x = apply_perm(T, canon_g[rank_off[p] + rank_set(own, C)], own)
+    y = -1
+    for g in range(T.shape[0]):  # every permutation taking own there: the least image of opp
+        if apply_perm(T, g, own) == x:
+            yg = apply_perm(T, g, opp)
+            if y < 0 or yg < y:
+                y = yg
     return x | y << 24 | s[K.S_HAND0 + c] << 48 | s[K.S_HAND0 + 1 - c] << 53 | c << 58 | 1 << 62
 
 
