@@ -162,7 +162,9 @@ def _search(pt, lines, par, view, flags, states, moves, notes, prio, ply, depth,
     if key < 0:
         key = K.position_key(s)
     mask = tt_key.shape[0] - 1
-    slot = ((key * -7046029254386353131) >> 20) & mask
+    # Fold the high bits in first: the slot takes bits 20.. of the product, which depend on
+    # the key's low 42 bits only (the colour to move and hands sit above them).
+    slot = (((key ^ (key >> 31)) * -7046029254386353131) >> 20) & mask
     first = 0
     if tt_key[slot] == key:
         first = tt_move[slot]
