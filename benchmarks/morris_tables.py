@@ -2,16 +2,22 @@
 
     .venv/bin/python benchmarks/morris_tables.py six            # 6MM, the four rule sets
     .venv/bin/python benchmarks/morris_tables.py nine --stones 4 --verify 10000
-    .venv/bin/python benchmarks/morris_tables.py nine --stones 4 --verify 0 --prove 10000 --jobs 2
+    .venv/bin/python benchmarks/morris_tables.py nine --stones 4 --verify 0 --prove 10000 --nodes 100000 \
+        --draw-nodes 2000 --jobs 2 [--check] [--modes free,layered]
     .venv/bin/python benchmarks/morris_tables.py compare        # against the old solver
 
 ``six`` solves Six Men's Morris from the start under the four rule sets of
 ``six_mens_morris_values.json`` and compares every start value and every moving-phase count.
-``nine`` builds the Nine Men's Morris moving/flying endgames with 3..K stones a side and checks
-sampled positions with the engine (``tables_check``); ``--prove N`` proves N sampled positions
-to the depth the tables claim with the compiled proof search (``proof_search.py``, a node
-budget of ``--nodes`` per position) in ``--jobs`` processes and prints how many were verified
-to the full depth and the CPU seconds of all processes. ``compare`` solves the 6MM 3-vs-3
+``nine`` builds the Nine Men's Morris moving/flying endgames with 3..K stones a side (``--check``:
+with the forward sweep) and checks sampled positions with the engine (``tables_check``);
+``--prove N`` first checks every position of every segment against the kernel's successors
+(``kernel_tables.check_segment``), then proves N sampled positions to the depth the tables
+claim with the compiled proof search (``proof_search.py``) in ``--jobs`` processes, in each
+mode of ``--modes``: ``free`` (no table value enters a result) and ``layered`` (removals into
+the segments the full check verified are scored by their tables). ``--nodes`` is the budget
+of each search of a win or loss (the result, then the distance), ``--draw-nodes`` of a draw's;
+it prints per stored kind how many were proved at the claimed distance and exactly, the draws'
+horizons, and the CPU seconds of all processes. ``compare`` solves the 6MM 3-vs-3
 subspace with the new tables and with the old exhaustive solver (``solver.three_vs_three_counts``,
 pure Python), min/median/max CPU seconds of 3 runs each, and prints the ratio. Costs are CPU
 time (the machine is shared) and peak memory of the process."""
