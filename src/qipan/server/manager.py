@@ -50,6 +50,8 @@ from .session import (
 from .storage import GameChanged, StaleMove, Storage, StoredGame, StoredMove
 
 log = logging.getLogger("qipan.server")
+#: JSON without the spaces after "," and ":" (a tenth of a per-move message).
+COMPACT = (",", ":")
 
 MAX_NAME = 40
 MAX_CACHED = 2000
@@ -1076,7 +1078,7 @@ class Manager:
         updates against this one."""
         viewer = conn.seat if session.game.hides_information else None
         conn.last = session.describe(viewer)
-        return json.dumps(conn.last, ensure_ascii=False)
+        return json.dumps(conn.last, ensure_ascii=False, separators=COMPACT)
 
     def unsubscribe(self, game_id: str, conn: Connection) -> None:
         self.listeners.get(game_id, set()).discard(conn)
@@ -1128,7 +1130,7 @@ class Manager:
             key = (viewer, id(conn.last), mover)
             if key not in texts:
                 message = new if conn.last is None else updates.update(conn.last, new, patches, mover)
-                texts[key] = json.dumps(message, ensure_ascii=False)
+                texts[key] = json.dumps(message, ensure_ascii=False, separators=COMPACT)
             out.append((conn, texts[key]))
         for conn, _ in out:
             conn.last = states[conn.seat if hidden else None]
