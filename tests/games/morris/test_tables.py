@@ -157,6 +157,20 @@ def test_rules_outside_the_tables_are_refused_clearly(tmp_path):
         endgame.value(state)
 
 
+def _sampled_moving_positions(six, rng, per_segment, keep):
+    """(segment key, index, kind, plies) of ``per_segment`` sampled positions of each
+    moving-phase segment with at least 4 stones of the mover, where ``keep(kind, plies)``."""
+    out = []
+    for segment in six.space.segments():
+        if segment.key[2] == 0 and segment.key[0] >= 4:
+            codes = six.db.values(segment.key)
+            for i in rng.sample(range(segment.size), per_segment):
+                kind, plies = decode(int(codes[i]))
+                if keep(kind, plies):
+                    out.append((segment.key, i, kind, plies))
+    return out
+
+
 def _play(game, agents, state=None, max_plies=400):
     state = state or game.new()
     while state.outcome is None and state.ply < max_plies:
@@ -189,17 +203,11 @@ def test_the_perfect_agent_never_loses_a_drawn_six_mens_morris_position(six, opp
 
 def test_the_perfect_agent_wins_a_won_position_as_fast_as_the_table_says(six):
     """Against itself (slowest loss), the fastest win takes exactly the table's distance."""
-    rng = random.Random(3)
-    won = []
-    for segment in six.space.segments():
-        if segment.key[2] == 0 and segment.key[0] >= 4:
-            codes = six.db.values(segment.key)
-            for i in rng.sample(range(segment.size), 200):
-                kind, plies = decode(int(codes[i]))
-                if kind == "win" and 5 <= plies <= 15:
-                    won.append((segment.key, i, plies))
+    won = _sampled_moving_positions(
+        six, random.Random(3), 200, lambda kind, plies: kind == "win" and 5 <= plies <= 15
+    )
     assert won
-    for key, i, plies in won[:6]:
+    for key, i, _, plies in won[:6]:
         state = six.space.state_at(key, i)
         agents = [
             load_agent("morris-perfect", tables=str(six.directory)),
@@ -313,15 +321,9 @@ def test_the_proof_search_verifies_sampled_positions_to_the_claimed_depth_and_ca
     assert report.kinds["win"].full >= 3 and report.full >= 3  # most of the 6MM sample is drawn placement
     # Distances well beyond the plain search's 3 plies, proved exactly.
     search = ProofSearch(six.game, table_bits=18, nodes=5_000_000)
-    rng = random.Random(11)
-    long = []
-    for segment in six.space.segments():
-        if segment.key[2] == 0 and segment.key[0] >= 4:
-            codes = six.db.values(segment.key)
-            for i in rng.sample(range(segment.size), 300):
-                kind, plies = decode(int(codes[i]))
-                if kind != "draw" and 5 <= plies <= 11:
-                    long.append((segment.key, i, kind, plies))
+    long = _sampled_moving_positions(
+        six, random.Random(11), 300, lambda kind, plies: kind != "draw" and 5 <= plies <= 11
+    )
     assert len(long) >= 3
     for key, i, kind, plies in long[:3]:
         proof = search.prove(six.space.state_at(key, i), plies)
