@@ -4,6 +4,8 @@
     .venv/bin/python benchmarks/morris_tables.py nine --stones 4 --verify 10000
     .venv/bin/python benchmarks/morris_tables.py nine --stones 4 --verify 0 --prove 10000 --nodes 100000 \
         --draw-nodes 2000 --jobs 2 [--check] [--modes free,layered]
+    .venv/bin/python benchmarks/morris_tables.py nine --stones 4 --verify 0 --prove 10000 --sample decisive \
+        --nodes 100000 --escalate 10,100 --cpu-minutes 20 --jobs 2 --modes layered [--preset zhiqi]
     .venv/bin/python benchmarks/morris_tables.py compare        # against the old solver
 
 ``six`` solves Six Men's Morris from the start under the four rule sets of
@@ -17,7 +19,13 @@ mode of ``--modes``: ``free`` (no table value enters a result) and ``layered`` (
 the segments the full check verified are scored by their tables). ``--nodes`` is the budget
 of each search of a win or loss (the result, then the distance), ``--draw-nodes`` of a draw's;
 it prints per stored kind how many were proved at the claimed distance and exactly, the draws'
-horizons, and the CPU seconds of all processes. ``compare`` solves the 6MM 3-vs-3
+horizons, and the CPU seconds of all processes. ``--sample decisive`` draws the N positions
+among the stored wins and losses only (``tables_check.sample_decisive``); ``--escalate 10,100``
+searches what ran out of nodes again with 10x, then 100x the budget (results first, then
+distances), until the proof run of a mode has spent ``--cpu-minutes`` of CPU over all jobs
+(the base budget's pass always completes); the report gives the budget that settled each
+result and distance and lists the positions left undecided. ``--preset`` takes another Morris
+board (``zhiqi``, ``twelve-mens-morris``). ``compare`` solves the 6MM 3-vs-3
 subspace with the new tables and with the old exhaustive solver (``solver.three_vs_three_counts``,
 pure Python), min/median/max CPU seconds of 3 runs each, and prints the ratio. Costs are CPU
 time (the machine is shared) and peak memory of the process."""
@@ -97,57 +105,68 @@ def six() -> None:
 
 
 def _prove_part(
-    directory: str, stones: int, count: int, budgets: tuple, mode: str, verified: list, k: int, jobs: int
+    directory: str, preset: str, stones: int, count: int, options: dict, mode: str, k: int, jobs: int
 ):
-    tables = PerfectTables(qipan.load("nine-mens-morris"), directory, max_stones=stones)
+    tables = PerfectTables(qipan.load(preset), directory, max_stones=stones)
     start = time.process_time()
 
-    def progress(done, total, report):
+    def progress(stage, done, total, report):
         print(
-            f"  [{mode} job {k}] {done}/{total} proved, {len(report.failures)} failures, "
+            f"  [{mode} job {k}, {stage}] {done}/{total}, {len(report.failures)} failures, "
             + ", ".join(
                 f"{kind} {r.full}/{r.exact}/{r.positions}" for kind, r in sorted(report.kinds.items())
             )
-            + f" (full/exact/all), {report.nodes:,} nodes ({time.process_time() - start:.0f} CPU s)",
+            + f" (proved/exact/all), {report.nodes:,} nodes ({time.process_time() - start:.0f} CPU s)",
             flush=True,
         )
 
-    nodes, draw_nodes = budgets
     report = prove_sample(
         tables,
         count,
-        nodes=nodes,
-        draw_nodes=draw_nodes,
         part=(k, jobs),
         progress=progress,
         layered=mode == "layered",
-        verified=[tuple(v) for v in verified],
+        **options,
     )
     return report, time.process_time() - start
 
 
 def prove(
-    directory: str, stones: int, count: int, budgets: tuple, jobs: int, mode: str, verified: list
+    directory: str, preset: str, stones: int, count: int, options: dict, jobs: int, mode: str, verified: list
 ) -> None:
+    options = dict(options, verified=[tuple(v) for v in verified])
+    if options.get("cpu_seconds") is not None:
+        options["cpu_seconds"] /= jobs  # the cap is shared by the jobs
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
         parts = pool.starmap(
-            _prove_part, [(directory, stones, count, budgets, mode, verified, k, jobs) for k in range(jobs)]
+            _prove_part, [(directory, preset, stones, count, options, mode, k, jobs) for k in range(jobs)]
         )
     total, seconds = ProofReport(), 0.0
     for report, cpu in parts:
         total.add(report)
         seconds += cpu
-    nodes, draw_nodes = budgets
     what = (
         "table-free (no table value enters a result; the tables order the moves)"
         if mode == "free"
         else f"layered (a removal into {', '.join('-'.join(map(str, v[:2])) for v in verified)} is scored by that table)"
     )
+    nodes = options["nodes"]
+    ladder = ", ".join(f"{nodes * f:,}" for f in (1, *options["escalate"]))
     print(
-        f"  proof search, {what}; {nodes:,} nodes for each search of a win or loss, {draw_nodes:,} for a draw, "
-        f"{jobs} jobs: {total.positions} positions, {len(total.failures)} failures; {total.nodes:,} nodes, "
-        f"{seconds:.0f} CPU s"
+        f"  proof search, {what}; {options['sample']} sample; node budgets {ladder} for each search of a win or "
+        f"loss, {options['draw_nodes']:,} for a draw, {jobs} jobs: {total.positions} positions, "
+        f"{len(total.failures)} failures; {total.nodes:,} nodes, {seconds:.0f} CPU s"
+        + (" (the CPU cap stopped the escalation)" if total.capped else "")
     )
+    print(
+        "    sampled: "
+        + ", ".join(
+            f"{key[0]}-{key[1]} {kind} {n}" for (key, kind), n in sorted(total.segments.items(), key=str)
+        )
+    )
+    order = {"base": 0, "result": 1, "distance": 2}
+    stages = sorted(total.cpu.items(), key=lambda item: (order[item[0].split()[0]], len(item[0]), item[0]))
+    print("    CPU s by stage (all jobs): " + ", ".join(f"{stage} {cpu:.0f}" for stage, cpu in stages))
     for kind, row in sorted(total.kinds.items()):
         print(f"    {kind}: {row.summary(kind)}")
     draws = total.kinds.get("draw")
@@ -158,6 +177,13 @@ def prove(
     )
     for line in total.failures[:10]:
         print("   ", line)
+    tables = PerfectTables(qipan.load(preset), directory, max_stones=stones)
+    for key, index, mover, kind, plies, phase, budget in sorted(total.unsettled, key=lambda u: u[4]):
+        state = tables.space.state_at(key, index, mover)
+        print(
+            f"    unsettled {phase} after {budget:,} nodes: {key[0]}-{key[1]} #{index} {kind} in {plies}, "
+            f"{len(state.legal_moves())} moves: {state.position()}"
+        )
 
 
 def nine(
@@ -166,22 +192,22 @@ def nine(
     depth: int,
     directory: str | None,
     proofs: int = 0,
-    budgets: tuple = (200_000, 5_000),
+    options: dict | None = None,
     jobs: int = 1,
     check: bool = False,
     modes: tuple = ("free", "layered"),
+    preset: str = "nine-mens-morris",
 ) -> None:
-    tables = PerfectTables(qipan.load("nine-mens-morris"), directory or tempfile.mkdtemp(), max_stones=stones)
+    tables = PerfectTables(qipan.load(preset), directory or tempfile.mkdtemp(), max_stones=stones)
     was_built = tables.db.complete()
     digest, seconds = build(tables, check)
     positions = sum(s.size for s in tables.space.segments())
+    name = f"{preset} endgames 3..{stones} stones"
     if was_built:
-        print(
-            f"9MM endgames 3..{stones} stones: {positions:,} positions, already built in {tables.directory}"
-        )
+        print(f"{name}: {positions:,} positions, already built in {tables.directory}")
         print("  (nothing solved now: the forward sweep was not run in this process)")
     else:
-        print(f"9MM endgames 3..{stones} stones: {positions:,} positions in {seconds:.1f} CPU s")
+        print(f"{name}: {positions:,} positions in {seconds:.1f} CPU s")
         if check:
             print("  --check: the forward sweep recomputed every component and agrees on every value")
         print(
@@ -204,7 +230,10 @@ def nine(
         )
         for line in report.failures[:10]:
             print("   ", line)
-    if proofs:
+    if proofs and "layered" not in modes:
+        for mode in modes:
+            prove(str(tables.directory), preset, stones, proofs, options, jobs, mode, [])
+    elif proofs:
         start = time.process_time()
         verified, problems = verified_segments(tables)
         print(
@@ -215,7 +244,16 @@ def nine(
         for line in problems:
             print("   ", line)
         for mode in modes:
-            prove(str(tables.directory), stones, proofs, budgets, jobs, mode, [list(v) for v in verified])
+            prove(
+                str(tables.directory),
+                preset,
+                stones,
+                proofs,
+                options,
+                jobs,
+                mode,
+                [list(v) for v in verified],
+            )
 
 
 def compare() -> None:
@@ -258,15 +296,47 @@ def main() -> None:
     n.add_argument("--jobs", type=int, default=1)
     n.add_argument("--check", action="store_true", help="build with the forward sweep too")
     n.add_argument("--modes", default="free,layered", help="proof modes: free, layered or both")
+    n.add_argument(
+        "--preset", default="nine-mens-morris", help="the Morris preset (zhiqi, twelve-mens-morris)"
+    )
+    n.add_argument(
+        "--sample",
+        choices=("uniform", "decisive"),
+        default="uniform",
+        help="uniform over all positions, or over the stored wins and losses only",
+    )
+    n.add_argument(
+        "--escalate",
+        default="",
+        help="factors of --nodes for searching again what ran out of nodes, e.g. 10,100",
+    )
+    n.add_argument("--cpu-minutes", type=float, default=None, help="CPU cap of the escalation, all jobs")
+    n.add_argument("--table-bits", type=int, default=22, help="transposition table: 2**bits entries a job")
     sub.add_parser("compare")
     args = parser.parse_args()
     if args.what == "six":
         six()
     elif args.what == "nine":
-        budgets = (args.nodes, args.draw_nodes)
+        options = {
+            "nodes": args.nodes,
+            "draw_nodes": args.draw_nodes,
+            "sample": args.sample,
+            "escalate": tuple(int(f) for f in args.escalate.split(",") if f),
+            "cpu_seconds": None if args.cpu_minutes is None else args.cpu_minutes * 60,
+            "table_bits": args.table_bits,
+        }
         modes = tuple(args.modes.split(","))
         nine(
-            args.stones, args.verify, args.depth, args.dir, args.prove, budgets, args.jobs, args.check, modes
+            args.stones,
+            args.verify,
+            args.depth,
+            args.dir,
+            args.prove,
+            options,
+            args.jobs,
+            args.check,
+            modes,
+            args.preset,
         )
     else:
         compare()

@@ -5,7 +5,9 @@ checks pass on the real tables and report a value changed in a copy of a table f
 
 from __future__ import annotations
 
+import math
 import random
+from collections import Counter
 
 import pytest
 
@@ -14,8 +16,14 @@ from qipan.core.errors import QipanError
 from qipan.games.morris.kernel_tables import SuccessorCheck, TableView, check_symmetries
 from qipan.games.morris.perfect import PerfectTables
 from qipan.games.morris.proof_search import ProofSearch
-from qipan.games.morris.tables_check import prove_position, prove_sample, verified_segments
-from qipan.solve.codes import decode, encode
+from qipan.games.morris.tables_check import (
+    prove_position,
+    prove_sample,
+    sample_decisive,
+    sample_positions,
+    verified_segments,
+)
+from qipan.solve.codes import UNKNOWN, decode, encode
 
 GAME = {"repetition_count": None, "n_move": 0}
 SMALL = [(3, 3, 0, 0), (3, 4, 0, 0), (4, 3, 0, 0)]
@@ -151,3 +159,48 @@ def test_symmetries_that_do_not_keep_the_board_are_refused(endgames):
     swap[0], swap[1] = swap[1], swap[0]
     with pytest.raises(QipanError, match="does not keep"):
         check_symmetries(kernel, [tuple(swap)])
+
+
+def test_a_decisive_sample_holds_only_stored_wins_and_losses_weighted_by_their_number(endgames):
+    sample = sample_decisive(endgames, 600, seed=1)
+    assert len(sample) == 600 and sample == sorted(sample)
+    assert {decode(endgames.db.probe(key, i))[0] for key, i, _ in sample} == {"win", "loss"}
+    assert {mover for _, _, mover in sample} == {0, 1}
+    decisive = {}
+    for segment in endgames.space.segments():
+        codes = endgames.db.values(segment.key)
+        decisive[segment.key] = int(((codes != 0) & (codes != UNKNOWN)).sum())
+    assert decisive[(3, 4, 0, 0)] == 0  # 3 against 4 on the 16-point board: all drawn
+    drawn = Counter(key for key, _, _ in sample)
+    total = sum(decisive.values())
+    for key, n in decisive.items():
+        expected = 600 * n / total
+        assert abs(drawn[key] - expected) <= 4 * math.sqrt(expected) + 1, (key, drawn[key], expected)
+    # The uniform sample of the same tables is mostly draws.
+    uniform = sample_positions(endgames, 600, seed=1)
+    assert sum(endgames.db.probe(key, i) == 0 for key, i, _ in uniform) > 300
+
+
+def test_searches_that_run_out_of_nodes_are_searched_again_with_ten_and_a_hundred_times_more(endgames):
+    options = {"seed": 3, "nodes": 20, "table_bits": 16, "sample": "decisive"}
+    once = prove_sample(endgames, 80, **options)
+    escalated = prove_sample(endgames, 80, escalate=(10, 100, 1000), **options)
+    capped = prove_sample(endgames, 80, escalate=(10, 100, 1000), cpu_seconds=0, **options)
+    for report in (once, escalated, capped):
+        assert report.positions == 80 and report.failures == [] and "draw" not in report.kinds
+    # 20 nodes leave results and distances undecided; nothing is searched again.
+    left = [(phase, budget) for *_, phase, budget in once.unsettled]
+    assert {"result", "distance"} <= {phase for phase, _ in left} and {b for _, b in left} == {20}
+    assert not once.capped and list(once.cpu) == ["base"]
+    # Searched again: every result and distance settled, some with 10x or 100x the nodes,
+    # and some distances searched again alone (their result settled with fewer nodes).
+    assert escalated.unsettled == [] and not escalated.capped
+    for kind, row in escalated.kinds.items():
+        assert row.full == row.exact == row.positions
+        assert row.proved_at[20] == once.kinds[kind].proved_at[20]  # the first pass is the same
+    proved = {b for row in escalated.kinds.values() for b in row.proved_at}
+    exact = {b for row in escalated.kinds.values() for b in row.exact_at}
+    assert 200 in proved and exact - proved and max(exact) <= 20_000
+    # A CPU cap of 0 s: the escalation stops before the first search again.
+    assert capped.capped and len(capped.unsettled) == len(once.unsettled)
+    assert {b for row in capped.kinds.values() for b in row.proved_at} == {20}

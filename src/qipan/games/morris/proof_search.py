@@ -36,7 +36,10 @@ shapes); without, the exact position key. Entries are proofs about
 positions, not about a root, so one table serves every position checked (layered entries
 depend on the verified segments only, which do not change between roots of one run). A node
 budget stops a search that grows too large: the position is then verified up to the last
-horizon completed.
+horizon completed. A slot is a bucket of two entries, one kept for the deepest subtree
+searched since the current root began (depth-preferred, older roots' entries give way), one
+always replaced: in the long searches of a distance (every move of a flying side to a
+horizon of 20 plies and more) the subtrees near the root survive the many near the horizon.
 
 Repetition, the n-move rule and ply caps are off (the tables' rules); a position of the
 tables always has a move (a move that blocks the opponent or leaves him two stones ends the
@@ -53,8 +56,9 @@ from . import kernel as K
 from .kernel_tables import TableView, board_key, check_symmetries, code_at, locate, popcount, solvable
 
 MATE = 10_000
-#: counters: nodes searched, 1 once the node budget ran out, the budget.
-NODES, ABORTED, BUDGET = 0, 1, 2
+#: counters: nodes searched, 1 once the node budget ran out, the budget, the generation (one
+#: per root searched: the transposition table's deep entries of older roots may be replaced).
+NODES, ABORTED, BUDGET, GENERATION = 0, 1, 2, 3
 #: flags: order moves by the tables, score verified smaller segments exactly, the root's
 #: stone total (a segment below it may be exact), key the TT on the index.
 F_ORDER, F_LAYERED, F_ROOT_TOTAL, F_CANONICAL = range(4)
@@ -154,23 +158,27 @@ def _search(pt, lines, par, view, flags, states, moves, notes, prio, ply, depth,
         beta = hi
     if alpha >= beta:
         return alpha
-    tt_key, tt_depth, tt_flag, tt_score, tt_move = tt
+    tt_key, tt_depth, tt_flag, tt_score, tt_move, tt_gen = tt
     s = states[ply]
     key = -1
     if flags[F_CANONICAL]:
         key = board_key(view, s)
     if key < 0:
         key = K.position_key(s)
-    mask = tt_key.shape[0] - 1
+    # A bucket of two entries: the first keeps the deepest search (of this root's generation),
+    # the second the latest; so the few large subtrees near the root survive the many small
+    # ones near the horizon.
+    mask = tt_key.shape[0] - 2
     # Fold the high bits in first: the slot takes bits 20.. of the product, which depend on
     # the key's low 42 bits only (the colour to move and hands sit above them).
     slot = (((key ^ (key >> 31)) * -7046029254386353131) >> 20) & mask
+    hit = slot if tt_key[slot] == key else slot + 1 if tt_key[slot + 1] == key else -1
     first = 0
-    if tt_key[slot] == key:
-        first = tt_move[slot]
-        if tt_depth[slot] >= depth:
-            v = _from_node(_clamp(tt_score[slot], depth), ply)
-            flag = tt_flag[slot]
+    if hit >= 0:
+        first = tt_move[hit]
+        if tt_depth[hit] >= depth:
+            v = _from_node(_clamp(tt_score[hit], depth), ply)
+            flag = tt_flag[hit]
             if flag == 0 or (flag == 1 and v >= beta) or (flag == 2 and v <= alpha):
                 return v
     out = moves[ply]
@@ -224,11 +232,14 @@ def _search(pt, lines, par, view, flags, states, moves, notes, prio, ply, depth,
                 alpha = best
                 if alpha >= beta:
                     break
+    if not (tt_key[slot] == key or depth >= tt_depth[slot] or tt_gen[slot] != counters[GENERATION]):
+        slot += 1
     tt_key[slot] = key
     tt_depth[slot] = depth
     tt_flag[slot] = 2 if best <= alpha0 else 1 if best >= beta else 0
     tt_score[slot] = _to_node(best, ply)
     tt_move[slot] = best_move
+    tt_gen[slot] = counters[GENERATION]
     return best
 
 
@@ -300,13 +311,16 @@ class ProofSearch:
         self.flags[F_LAYERED] = bool(layered)
         self.flags[F_CANONICAL] = view is not None
         size = 1 << table_bits
-        self.tt = tuple(np.zeros(size, np.int64) for _ in range(5))
+        # key, horizon, bound flag, score, move, generation (32 bytes an entry)
+        self.tt = tuple(
+            np.zeros(size, t) for t in (np.int64, np.int32, np.int32, np.int32, np.int64, np.int32)
+        )
         self.tt[0][:] = -1
         self.states = np.zeros((MAX_PLY + 1, ROW), np.int64)
         self.moves = np.zeros((MAX_PLY, K.MAX_MOVES), np.int64)
         self.notes = np.zeros((MAX_PLY, K.MAX_MOVES), np.int64)
         self.prio = np.zeros((MAX_PLY, K.MAX_MOVES), np.int64)
-        self.counters = np.zeros(3, np.int64)
+        self.counters = np.zeros(4, np.int64)
         self.budget = nodes
         self.nodes = 0  # searched over every call
 
@@ -329,27 +343,33 @@ class ProofSearch:
         v = self._run(state, depth, -MATE, MATE)
         return None if v is None else _value(v)
 
-    def prove(self, state, depth: int, claim: tuple[str, int | None] | None = None) -> Proof:
+    def prove(
+        self, state, depth: int, claim: tuple[str, int | None] | None = None, result_known: bool = False
+    ) -> Proof:
         """The value within ``depth`` plies, within the node budget.
 
         Without ``claim``: iterative deepening with the full window, the result at the
         deepest horizon completed; a result found at horizon h must stay at every larger one
         (else AssertionError).
 
-        With ``claim`` = (win | loss, D) and ``depth`` = D: two null-window searches at
-        horizon D, each with the budget: the *result* (a win within D plies; lost within D
-        against every defence) and then the *distance* (no win faster than D; no defence
-        lost sooner). ``depth`` is D once the result is proved (else 0), ``exact`` once the
-        distance is too. With ``claim`` = ("draw", None): iterative deepening with the window
+        With ``claim`` = (win | loss, D) and ``depth`` = D: two null-window searches, each
+        with the budget: the *result* at horizon D (a win within D plies; lost within D
+        against every defence) and then the *distance* at horizon D - 2 (no forced win
+        within D - 2 plies, so none faster than D; no loss within D - 2 against the best
+        defence). ``depth`` is D once the result is proved (else 0), ``exact`` once the
+        distance is too; ``result_known``: the result was proved by an earlier call (with a
+        smaller budget), only the distance is searched. With ``claim`` = ("draw", None):
+        iterative deepening with the window
         (-1, 1) (no forced result for either side) up to ``depth`` or the budget; ``depth``
         is the last horizon proved. A search that disproves the claim stops, and the full
         window then says what it finds instead (``agrees`` False)."""
+        self.counters[GENERATION] += 1
         try:
             if claim is None:
                 return self._deepen(state, depth)
             if claim[0] == "draw":
                 return self._draw(state, depth)
-            return self._decisive(state, claim[0], claim[1])
+            return self._decisive(state, claim[0], claim[1], result_known)
         finally:
             self.nodes += int(self.counters[NODES])
 
@@ -392,22 +412,27 @@ class ProofSearch:
             last = Proof("draw", None, d)
         return last
 
-    def _decisive(self, state, kind: str, plies: int) -> Proof:
+    def _decisive(self, state, kind: str, plies: int, result_known: bool = False) -> Proof:
         v = _score(kind, plies, plies)
         # The result first: at least v for a win (within D), at most v for a loss.
-        window, beyond = ((v - 1, v), (v, v + 1)) if kind == "win" else ((v, v + 1), (v - 1, v))
+        window = (v - 1, v) if kind == "win" else (v, v + 1)
         self.counters[NODES] = 0
         self.counters[BUDGET] = self.budget
-        got = self._run(state, plies, *window)
-        if got is None:
-            return Proof("draw", None, 0)
-        if (got < v) if kind == "win" else (got > v):
-            return self._refuted(state, plies, got)
-        # Then the distance: no faster win (at most v), no earlier loss (at least v).
-        self._fresh()
-        got = self._run(state, plies, *beyond)
+        if not result_known:
+            got = self._run(state, plies, *window)
+            if got is None:
+                return Proof("draw", None, 0)
+            if (got < v) if kind == "win" else (got > v):
+                return self._refuted(state, plies, got)
+            self._fresh()
+        # Then the distance: no win within D - 2 plies (at most 0), no loss within D - 2 (at
+        # least 0). The same proof as "at most v" at horizon D, one ply shallower: at D the
+        # search still visits the nodes of ply D - 1 that the mate bound then cuts.
+        if plies <= 2:
+            return Proof(kind, plies, plies, exact=True)  # a win needs a ply, a loss two
+        got = self._run(state, plies - 2, *((0, 1) if kind == "win" else (-1, 0)))
         if got is None:
             return Proof(kind, plies, plies)
-        if (got > v) if kind == "win" else (got < v):
+        if (got > 0) if kind == "win" else (got < 0):
             return self._refuted(state, plies, got)
         return Proof(kind, plies, plies, exact=True)
