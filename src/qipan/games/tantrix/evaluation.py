@@ -13,7 +13,13 @@ means lengthening and joining one's own tracks, and blocking means not feeding t
 opponent's lines, not leaving them joins, and killing their ends (a cell no remaining
 tile fits, or a controlled side). ``Weights`` holds every parameter, including some that
 tuning left at zero (live ends worth more early, graded ends, a bonus for holding a
-fitting tile)."""
+fitting tile).
+
+Joins may chain (``join_depth``): a line joined at one end may be joined again at its other
+end, so three or four lines lying end to end through cells their ends face are one long
+track in the making; the chain's gain is weighted by the product of its joins' chances.
+The ``tantrix`` agent plays ``AGENT`` (chains of up to three joins); ``tantrix-classic``
+plays ``CLASSIC``, the weights from before the chains, which keep their old values."""
 
 from __future__ import annotations
 
@@ -283,7 +289,7 @@ def _best_join(
             continue
         if state.counts.get(cell, 0) >= 3:
             chance = weights.join_forced
-        elif hands and _fits(state.edges, cell, hands):
+        elif hands and _fits_space(state, cell, hands, geometry):
             chance = weights.join_open + (weights.rival_join if rival else 0.0)
         else:
             chance = weights.join_open / 2
@@ -299,7 +305,7 @@ def _best_join(
 
 def _join_chance(state, cell: Cell, unplaced, hands, cache, weights: Weights, geometry, rival: bool) -> float:
     """The chance ``_best_join`` gives a join in ``cell`` (0 if no remaining tile fits it)."""
-    if not _liveness(state, cell, unplaced, cache, weights, geometry):
+    if not _fillable(state, cell, unplaced, cache, weights, geometry):
         return 0.0
     if state.counts.get(cell, 0) >= 3:
         return weights.join_forced
@@ -308,28 +314,44 @@ def _join_chance(state, cell: Cell, unplaced, hands, cache, weights: Weights, ge
     return weights.join_open / 2
 
 
+def _fillable(state, cell: Cell, unplaced, cache, weights: Weights, geometry) -> bool:
+    """``bool(_liveness(...))`` without its closure test where that cannot make it zero (the
+    test only scales a live end by ``restricted_end``): the chains ask about many cells."""
+    live = cache.get(cell)
+    if live is not None:
+        return bool(live)
+    if not weights.restricted_end:
+        return bool(_liveness(state, cell, unplaced, cache, weights, geometry))
+    return _fits_space(state, cell, unplaced, geometry) > 0
+
+
 def _best_chain(
     state, found, meeting, best: float, unplaced, hands, cache, weights: Weights, geometry, rival: bool
 ) -> float:
     """The largest expected gain over ``best`` of a chain of up to ``join_depth`` joins:
     lines linked end to end through cells both ends face, each join with its own chance
     (as ``_best_join``'s), the gain weighted by their product."""
+    starts = [(cell, ends) for cell, ends in meeting.items() if len(ends) > 1]
+    if not starts:
+        return 0.0
     chances: dict[Cell, float] = {}
-
-    def chance(cell: Cell) -> float:
-        c = chances.get(cell)
-        if c is None:
-            c = chances[cell] = _join_chance(state, cell, unplaced, hands, cache, weights, geometry, rival)
-        return c
-
     gain = 0.0
     depth = weights.join_depth
+    # For pruning: no join adds more than the longest line and its cell, and no chance
+    # exceeds ``most`` (so a chain cut here could not have beaten ``gain``).
+    longest = next((len(cells) for _, loop, cells, _ in found if not loop), 0)
+    most = max(1.0, weights.join_forced, weights.join_open + (max(0.0, weights.rival_join) if rival else 0.0))
 
-    def extend(line: int, exit_cell: Cell, used: tuple, length: float, p: float, joins: int) -> None:
+    def extend(exit_cell: Cell, used: tuple, length: float, p: float, joins: int) -> None:
         nonlocal gain
-        if joins >= depth:
+        left = depth - joins
+        if p * most**left * (length + left * (longest + 1.0) - best) <= gain:
             return
-        c = chance(exit_cell)
+        c = chances.get(exit_cell)
+        if c is None:
+            c = chances[exit_cell] = _join_chance(
+                state, exit_cell, unplaced, hands, cache, weights, geometry, rival
+            )
         if not c:
             return
         p *= c
@@ -340,17 +362,14 @@ def _best_chain(
             if p * (total - best) > gain:
                 gain = p * (total - best)
             faced = found[other][3]
-            if len(faced) == 2:  # leave by the other end
+            if joins + 1 < depth and len(faced) == 2:  # leave by the other end
                 nxt = faced[1] if faced[0] == exit_cell else faced[0]
-                if nxt in meeting and nxt != exit_cell:
-                    extend(other, nxt, used + (other,), total, p, joins + 1)
+                if nxt != exit_cell and nxt in meeting:
+                    extend(nxt, used + (other,), total, p, joins + 1)
 
-    for index, (_, loop, cells, faced) in enumerate(found):
-        if loop:
-            continue
-        for cell in faced:
-            if len(meeting.get(cell, ())) > 1:
-                extend(index, cell, (index,), float(len(cells)), 1.0, 0)
+    for cell, ends in starts:
+        for index in ends:
+            extend(cell, (index,), float(len(found[index][2])), 1.0, 0)
     return gain
 
 
