@@ -1,17 +1,22 @@
 """Two settings of the Tantrix agent's evaluation against each other (tuning aid).
 
     .venv/bin/python benchmarks/tantrix_variants.py --a "" --b "end_per_tile=0.1" --pairs 100
+    .venv/bin/python benchmarks/tantrix_variants.py --a classic --b "" --pairs 150
 
 Games come in pairs on the same bag (the same sequence of draws), with the seats swapped,
-so the luck of the draw mostly cancels. ``--a``/``--b`` change fields of
-``qipan.games.tantrix.evaluation.Weights`` (``name=value,...``; empty: the defaults).
+so the luck of the draw mostly cancels. ``--a``/``--b`` change fields of the ``tantrix``
+agent's weights (``qipan.games.tantrix.evaluation.AGENT``; ``name=value,...``; empty: those
+weights); ``classic`` stands for ``tantrix-classic``'s (``evaluation.CLASSIC``), and
+``classic:name=value,...`` changes fields of those.
 Without ``--time`` the agents play one ply (no look-ahead): fast, for tuning the
-evaluation; with ``--time`` they play as in a real game. Prints the totals for B."""
+evaluation; with ``--time`` they play as in a real game, the limit in CPU seconds. Prints
+the totals for B."""
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import sys
 import time
@@ -19,9 +24,21 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+# With --time each agent's limit is CPU seconds of its own process (set before qipan is
+# imported, here and in the workers), so a busy machine slows both alike.
+os.environ["QIPAN_AGENT_CLOCK"] = "cpu"
 
 from qipan.core import CHANCE, resolve_chance  # noqa: E402
 from qipan.games.tantrix import SPECS, TantrixAgent  # noqa: E402
+from qipan.games.tantrix.evaluation import CLASSIC, Weights  # noqa: E402
+
+
+def weights_of(text: str):
+    """``--a``/``--b`` as the agent's ``weights``: a string of changes to the agent's own
+    weights, or ``classic[:changes]`` for changes to ``CLASSIC``."""
+    if text == "classic" or text.startswith("classic:"):
+        return Weights.parse(text.removeprefix("classic").removeprefix(":"), CLASSIC)
+    return text
 
 
 def play_pair(pair: int, a: str, b: str, seconds: float | None, seed_offset: int) -> list[float]:
@@ -33,8 +50,8 @@ def play_pair(pair: int, a: str, b: str, seconds: float | None, seed_offset: int
         rng = random.Random(seed_offset + pair)
         limits = {"time": seconds} if seconds else {"iterations": 10**9}
         look = bool(seconds)
-        agents = [TantrixAgent(seed=pair, lookahead=look, weights=a, **limits) for _ in range(2)]
-        agents[b_seat] = TantrixAgent(seed=pair, lookahead=look, weights=b, **limits)
+        agents = [TantrixAgent(seed=pair, lookahead=look, weights=weights_of(a), **limits) for _ in range(2)]
+        agents[b_seat] = TantrixAgent(seed=pair, lookahead=look, weights=weights_of(b), **limits)
         while state.outcome is None:
             if state.to_move == CHANCE:
                 resolve_chance(state, rng)
@@ -68,7 +85,7 @@ def main() -> None:
     means = [sum(p) / 2 for p in pairs]
     var = sum((m - rate) ** 2 for m in means) / max(1, len(means) - 1)
     half = 1.96 * math.sqrt(var / len(means))
-    print(f"A: {args.a or 'defaults'}  B: {args.b or 'defaults'}")
+    print(f"A: {args.a or 'agent weights'}  B: {args.b or 'agent weights'}")
     print(
         f"B scores {sum(rewards):.1f}/{n} = {rate:.1%} (95% interval {rate - half:.1%}..{rate + half:.1%}), "
         f"{time.perf_counter() - started:.0f}s"

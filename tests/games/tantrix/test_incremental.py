@@ -8,7 +8,7 @@ import pytest
 from qipan.games.tantrix import TantrixAgent
 from qipan.games.tantrix.agent import TantrixClassicAgent
 from qipan.games.tantrix.board import tracks
-from qipan.games.tantrix.evaluation import TrackIndex, evaluate, faced_tracks
+from qipan.games.tantrix.evaluation import AGENT, CLASSIC, TrackIndex, Weights, evaluate, faced_tracks
 
 from .conftest import decisions
 
@@ -50,7 +50,15 @@ def test_tracks_after_added_tiles_equal_tracks_of_the_new_table(players, seed):
     assert checked > 50
 
 
-def test_evaluate_with_known_tracks_and_shared_closure_answers_equals_full_evaluation():
+@pytest.mark.parametrize(
+    "weights",
+    [
+        CLASSIC,
+        AGENT,
+        Weights(join_depth=3, rival_join=0.3, join_near=0.3, loop_near=0.3, held_end=0.5, rival_hand_fit=0.3),
+    ],
+)
+def test_evaluate_with_known_tracks_and_shared_closure_answers_equals_full_evaluation(weights):
     rng = random.Random(7)
     checked = 0
     for state in decisions(2, 7, min_board=4):
@@ -64,7 +72,9 @@ def test_evaluate_with_known_tracks_and_shared_closure_answers_equals_full_evalu
             work.hands[player].remove(tile)
             found = {c: i.after(work.edges, [cell]) for c, i in indexes.items()}
             shared = by_cell.setdefault(cell, geometry.setdefault(cell, {}))
-            assert evaluate(work, player, None, found_tracks=found, geometry=shared) == evaluate(work, player)
+            assert evaluate(work, player, None, weights, found, shared) == evaluate(
+                work, player, None, weights
+            )
             checked += 1
     assert checked > 100
 

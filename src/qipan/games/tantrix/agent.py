@@ -35,7 +35,7 @@ from ...agents.base import Agent
 from ...core import CHANCE, Option
 from ...core.errors import SearchTimeout
 from .board import FREE, distance, rotate_cell
-from .evaluation import DEFAULT, TrackIndex, Weights, evaluate, order_moves
+from .evaluation import AGENT, CLASSIC, DEFAULT, TrackIndex, Weights, evaluate, order_moves
 from .playouts import best_by_playouts
 
 #: Cells within this distance of a new tile are re-examined by the evaluation.
@@ -96,6 +96,8 @@ class TantrixAgent(Agent):
     #: Evaluate the positions a decision looks at incrementally (``_evaluate_after``): the
     #: same values as evaluating each from scratch, in less time.
     incremental = True
+    #: The evaluation weights it plays with; ``weights=`` changes fields of these.
+    base_weights = AGENT
 
     def __init__(
         self,
@@ -111,9 +113,9 @@ class TantrixAgent(Agent):
         self.lookahead = _OPTION["lookahead"].coerce(lookahead)
         self.playouts = _OPTION["playouts"].coerce(playouts)
         if weights is None or isinstance(weights, Weights):
-            self.weights = weights or DEFAULT
+            self.weights = weights or self.base_weights
         else:
-            self.weights = Weights.parse(_OPTION["weights"].coerce(weights))
+            self.weights = Weights.parse(_OPTION["weights"].coerce(weights), self.base_weights)
 
     def select(self, state):
         moves = state.legal_moves()
@@ -287,6 +289,7 @@ class TantrixClassicAgent(TantrixAgent):
     rank_unreplied = False
     whole_rounds = False
     incremental = False
+    base_weights = CLASSIC
 
 
 def next_opponent(state, player: int) -> int | None:

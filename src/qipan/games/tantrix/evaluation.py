@@ -13,7 +13,13 @@ means lengthening and joining one's own tracks, and blocking means not feeding t
 opponent's lines, not leaving them joins, and killing their ends (a cell no remaining
 tile fits, or a controlled side). ``Weights`` holds every parameter, including some that
 tuning left at zero (live ends worth more early, graded ends, a bonus for holding a
-fitting tile)."""
+fitting tile).
+
+Joins may chain (``join_depth``): a line joined at one end may be joined again at its other
+end, so three or four lines lying end to end through cells their ends face are one long
+track in the making; the chain's gain is weighted by the product of its joins' chances.
+The ``tantrix`` agent plays ``AGENT`` (chains of up to three joins); ``tantrix-classic``
+plays ``CLASSIC``, the weights from before the chains, which keep their old values."""
 
 from __future__ import annotations
 
@@ -65,6 +71,22 @@ class Weights:
     #: A join usually absorbs the second-best track, so the two terms overlap: this share
     #: of the smaller of them is taken off again (1: count only the larger).
     join_overlap: float = 0.0
+    #: Added to ``join_open`` for a rival colour whose owner holds a fitting tile: the
+    #: rival moves next, so they can make that join before anyone spoils it.
+    rival_join: float = 0.0
+    #: Joins chained through lines (a line joined at one end may be joined at the other
+    #: too): the longest chain of this many joins is looked for (1: single joins only).
+    join_depth: int = 1
+    #: Chance of a join in two tiles: two tracks whose ends face two neighbouring cells ...
+    join_near: float = 0.0
+    #: ... or a line whose two ends do (two tiles close it into a loop, 2 points a tile).
+    loop_near: float = 0.0
+    #: An end whose fitting tiles (those not on the table) are all in rival hands counts
+    #: this share of its liveness: the rival can hold them back.
+    held_end: float = 1.0
+    #: Extra per live end of a rival's track that a tile in the rival's hand fits now (the
+    #: rival, next to move, can extend it at once).
+    rival_hand_fit: float = 0.0
     #: Weight of the best opponent colour's potential against the mover's own.
     opponent: float = 1.0
     #: Only the longest tracks of a colour get their ends examined (the expensive part).
@@ -75,10 +97,10 @@ class Weights:
     endgame_scale: float = 8.0
 
     @classmethod
-    def parse(cls, text: str) -> Weights:
-        """``"live_end=1,second=0.4"`` -> Weights with those fields changed. Fields may be
-        separated by ``;`` too: an agent's parameters on a command line are separated by
-        commas (``tantrix:time=1,weights=live_end=1;second=0.4``)."""
+    def parse(cls, text: str, base: Weights | None = None) -> Weights:
+        """``"live_end=1,second=0.4"`` -> ``base`` (the class defaults if None) with those
+        fields changed. Fields may be separated by ``;`` too: an agent's parameters on a
+        command line are separated by commas (``tantrix:time=1,weights=live_end=1;second=0.4``)."""
         names = {f.name: f.type for f in fields(cls)}
         changes = {}
         for item in filter(None, (s.strip() for s in text.replace(";", ",").split(","))):
@@ -92,10 +114,15 @@ class Weights:
                 raise OptionError(
                     f"weight {name} must be {'an integer' if kind is int else 'a number'}, got {value!r}"
                 ) from None
-        return replace(cls(), **changes)
+        return replace(base or cls(), **changes)
 
 
-DEFAULT = Weights()
+#: The weights ``tantrix-classic`` plays with (and the game's ``evaluate`` for the generic
+#: agents): the evaluation as it was before the knowledge below was added.
+CLASSIC = Weights()
+DEFAULT = CLASSIC
+#: The ``tantrix`` agent's weights: chains of joins (``benchmarks/results/tantrix.md``).
+AGENT = Weights(join_depth=3)
 
 
 def _fits(edges, cell: Cell, tiles, enough: int = 1) -> int:
@@ -167,10 +194,13 @@ def colour_potential(
     own: bool = False,
     found_tracks=None,
     geometry=None,
+    rival: bool = False,
 ) -> float:
     """The estimate of ``colour``'s final score: best track with its live ends, a share of
     the second best, and the likely gain of the best join. ``found_tracks``: ``faced_tracks``
-    of this table if known (``TrackIndex.after``); ``geometry``: see ``_liveness``."""
+    of this table if known (``TrackIndex.after``); ``geometry``: see ``_liveness``.
+    ``own``: the colour of the player the evaluation is for; ``rival``: another colour
+    (the ones moving next)."""
     edges = state.edges
     if found_tracks is None:
         found_tracks = faced_tracks(edges, colour, tracks(edges, colour))
@@ -181,8 +211,13 @@ def colour_potential(
     )
     per_end = min(weights.end_cap, weights.live_end + weights.end_per_tile * len(state.bag))
     hands = None
-    if weights.hand_fit or weights.join:
+    hand_bonus = weights.hand_fit if own else weights.rival_hand_fit if rival else 0.0
+    if hand_bonus or weights.join or weights.held_end != 1.0:
         hands = [t for p, c in enumerate(state.colours) if c == colour for t in state.hands[p]]
+    # The tiles this colour's owner may still get: the bag's and their own hands'.
+    reachable = None
+    if weights.held_end != 1.0:
+        reachable = list(state.bag) + hands
     values = []
     #: Empty cell -> the tracks (by index) whose ends face it.
     meeting: dict[Cell, list[int]] = {}
@@ -196,9 +231,11 @@ def colour_potential(
             meeting.setdefault(beyond, []).append(index)
             if top:
                 live = _liveness(state, beyond, unplaced, cache, weights, geometry)
+                if live and reachable is not None and not _fits_space(state, beyond, reachable, geometry):
+                    live *= weights.held_end
                 end_value = per_end * live
-                if live and own and weights.hand_fit and _fits(edges, beyond, hands):
-                    end_value += weights.hand_fit
+                if live and hand_bonus and _fits_space(state, beyond, hands, geometry):
+                    end_value += hand_bonus
                 ends_value += end_value
         if top:
             values.append(value + ends_value)
@@ -208,17 +245,35 @@ def colour_potential(
     join = 0.0
     if weights.join:
         join = weights.join * _best_join(
-            state, found, meeting, best[0], unplaced, hands, cache, weights, geometry
+            state, found, meeting, best[0], unplaced, hands, cache, weights, geometry, rival
         )
     return best[0] + second + join - weights.join_overlap * min(second, join)
 
 
+def _fits_space(state, cell: Cell, tiles, geometry=None) -> int:
+    """Whether one of ``tiles`` fits ``cell`` (from the table's memo on the incremental
+    path, as ``_liveness``: the same answer)."""
+    if geometry is None:
+        return _fits(state.edges, cell, tiles)
+    return _count_fits(state.space_fits(cell), tiles)
+
+
 def _best_join(
-    state, found, meeting, best: float, unplaced, hands, cache, weights: Weights, geometry=None
+    state,
+    found,
+    meeting,
+    best: float,
+    unplaced,
+    hands,
+    cache,
+    weights: Weights,
+    geometry=None,
+    rival: bool = False,
 ) -> float:
     """The largest expected gain over ``best`` from one tile that joins two tracks (or
     closes a line into a loop) in a cell both ends face. A forced space gets filled by
-    rule if any tile fits it; an open one only if its owner chooses to."""
+    rule if any tile fits it; an open one only if its owner chooses to. With ``join_near``
+    or ``loop_near``: also two tiles in two neighbouring cells the ends face."""
     gain = 0.0
     for cell, ends in meeting.items():
         if len(ends) < 2:
@@ -234,11 +289,114 @@ def _best_join(
             continue
         if state.counts.get(cell, 0) >= 3:
             chance = weights.join_forced
-        elif hands and _fits(state.edges, cell, hands):
-            chance = weights.join_open
+        elif hands and _fits_space(state, cell, hands, geometry):
+            chance = weights.join_open + (weights.rival_join if rival else 0.0)
         else:
             chance = weights.join_open / 2
         gain = max(gain, chance * (joined - best))
+    if weights.join_depth > 1:
+        gain = max(
+            gain, _best_chain(state, found, meeting, best, unplaced, hands, cache, weights, geometry, rival)
+        )
+    if weights.join_near or weights.loop_near:
+        gain = max(gain, _best_near_join(state, found, meeting, best, unplaced, cache, weights, geometry))
+    return gain
+
+
+def _join_chance(state, cell: Cell, unplaced, hands, cache, weights: Weights, geometry, rival: bool) -> float:
+    """The chance ``_best_join`` gives a join in ``cell`` (0 if no remaining tile fits it)."""
+    if not _fillable(state, cell, unplaced, cache, weights, geometry):
+        return 0.0
+    if state.counts.get(cell, 0) >= 3:
+        return weights.join_forced
+    if hands and _fits_space(state, cell, hands, geometry):
+        return weights.join_open + (weights.rival_join if rival else 0.0)
+    return weights.join_open / 2
+
+
+def _fillable(state, cell: Cell, unplaced, cache, weights: Weights, geometry) -> bool:
+    """``bool(_liveness(...))`` without its closure test where that cannot make it zero (the
+    test only scales a live end by ``restricted_end``): the chains ask about many cells."""
+    live = cache.get(cell)
+    if live is not None:
+        return bool(live)
+    if not weights.restricted_end:
+        return bool(_liveness(state, cell, unplaced, cache, weights, geometry))
+    return _fits_space(state, cell, unplaced, geometry) > 0
+
+
+def _best_chain(
+    state, found, meeting, best: float, unplaced, hands, cache, weights: Weights, geometry, rival: bool
+) -> float:
+    """The largest expected gain over ``best`` of a chain of up to ``join_depth`` joins:
+    lines linked end to end through cells both ends face, each join with its own chance
+    (as ``_best_join``'s), the gain weighted by their product."""
+    starts = [(cell, ends) for cell, ends in meeting.items() if len(ends) > 1]
+    if not starts:
+        return 0.0
+    chances: dict[Cell, float] = {}
+    gain = 0.0
+    depth = weights.join_depth
+    # For pruning: no join adds more than the longest line and its cell, and no chance
+    # exceeds ``most`` (so a chain cut here could not have beaten ``gain``).
+    longest = next((len(cells) for _, loop, cells, _ in found if not loop), 0)
+    most = max(1.0, weights.join_forced, weights.join_open + (max(0.0, weights.rival_join) if rival else 0.0))
+
+    def extend(exit_cell: Cell, used: tuple, length: float, p: float, joins: int) -> None:
+        nonlocal gain
+        left = depth - joins
+        if p * most**left * (length + left * (longest + 1.0) - best) <= gain:
+            return
+        c = chances.get(exit_cell)
+        if c is None:
+            c = chances[exit_cell] = _join_chance(
+                state, exit_cell, unplaced, hands, cache, weights, geometry, rival
+            )
+        if not c:
+            return
+        p *= c
+        for other in meeting[exit_cell]:
+            if other in used:
+                continue
+            total = length + len(found[other][2]) + 1.0
+            if p * (total - best) > gain:
+                gain = p * (total - best)
+            faced = found[other][3]
+            if joins + 1 < depth and len(faced) == 2:  # leave by the other end
+                nxt = faced[1] if faced[0] == exit_cell else faced[0]
+                if nxt != exit_cell and nxt in meeting:
+                    extend(nxt, used + (other,), total, p, joins + 1)
+
+    for cell, ends in starts:
+        for index in ends:
+            extend(cell, (index,), float(len(found[index][2])), 1.0, 0)
+    return gain
+
+
+def _best_near_join(state, found, meeting, best: float, unplaced, cache, weights: Weights, geometry) -> float:
+    """The largest expected gain of two tiles in two neighbouring cells that ends face:
+    one line's two ends (closing a loop, ``loop_near``) or two tracks' (``join_near``);
+    both cells must be live."""
+    gain = 0.0
+    for cell, ends in meeting.items():
+        for nb in neighbours(cell):
+            if nb <= cell or nb not in meeting:
+                continue
+            for a in ends:
+                for b in meeting[nb]:
+                    if a == b:
+                        chance = weights.loop_near
+                        joined = 2.0 * (len(found[a][2]) + 2)
+                    else:
+                        chance = weights.join_near
+                        joined = len(found[a][2]) + len(found[b][2]) + 2.0
+                    if not chance or chance * (joined - best) <= gain:
+                        continue
+                    if not _liveness(state, cell, unplaced, cache, weights, geometry):
+                        continue
+                    if not _liveness(state, nb, unplaced, cache, weights, geometry):
+                        continue
+                    gain = chance * (joined - best)
     return gain
 
 
@@ -265,6 +423,7 @@ def potentials(
             c == own,
             None if found_tracks is None else found_tracks[c],
             geometry,
+            own is not None and c != own,
         )
         for c in set(state.colours)
     }
