@@ -252,3 +252,14 @@ def test_endgame_search_plays_the_exact_best_move_when_it_sees_the_end():
         if checked >= 3:
             return
     assert checked >= 3
+
+
+def test_the_classic_agent_keeps_its_search():
+    """``tantrix-classic`` is the fixed reference: the search settings it had, whatever the
+    ``tantrix`` agent's become."""
+    from qipan.games.tantrix.agent import TantrixClassicAgent
+
+    classic = TantrixClassicAgent
+    assert not (classic.halving or classic.focused_replies or classic.incremental or classic.fast_playouts)
+    assert not (classic.whole_rounds or classic.rank_unreplied)
+    assert (classic.reply_share, classic.reply_weight) == (0.4, 0.5)

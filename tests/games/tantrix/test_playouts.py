@@ -114,7 +114,7 @@ def test_with_a_time_limit_playouts_run_until_the_deadline_unless_turned_off(mon
         handed.append((deadline is not None, budget))
         return ranked[0][1]
 
-    def recording_halving(state, player, ranked, rng, deadline=None, budget=None, fast=True):
+    def recording_halving(state, player, ranked, rng, deadline=None, budget=None, fast=True, prior=None):
         return recording(state, player, ranked, rng, deadline, budget)
 
     monkeypatch.setattr(agent_module, "best_by_playouts", recording)

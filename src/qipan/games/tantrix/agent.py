@@ -37,7 +37,7 @@ from ...core.errors import SearchTimeout
 from .board import FREE, ORIENTED, distance, neighbours, rotate_cell, track_value
 from .evaluation import DEFAULT, TrackIndex, Weights, evaluate, order_moves
 from .notation import placement_move
-from .playouts import best_by_halving, best_by_playouts
+from .playouts import PRIOR_PLAYOUTS, best_by_halving, best_by_playouts
 
 #: Cells within this distance of a new tile are re-examined by the evaluation.
 NEAR = 3
@@ -105,6 +105,12 @@ class TantrixAgent(Agent):
     #: The reply check tries only the opponent's placements on the cells that matter
     #: (``_reply_cells``) and all their fills, so it covers more of our candidates.
     focused_replies = True
+    #: The share of a free move's time for the reply check when playouts follow.
+    reply_share = REPLY_SHARE
+    #: Weight of the drop the opponent's best reply causes (``REPLY_WEIGHT``).
+    reply_weight = REPLY_WEIGHT
+    #: How many playouts a candidate's evaluation is worth in the halving.
+    playout_prior = PRIOR_PLAYOUTS
 
     def __init__(
         self,
@@ -163,7 +169,7 @@ class TantrixAgent(Agent):
             reply_deadline = deadline
             if play_out and deadline is not None:
                 now = clock.now()
-                reply_deadline = now + REPLY_SHARE * (deadline - now)
+                reply_deadline = now + self.reply_share * (deadline - now)
             replied = self._reply_search(work, player, scored, reply_deadline)
             # One move checked is no ranking: the playouts then take the one-ply one.
             if len(replied) > 1 or not self.rank_unreplied:
@@ -171,7 +177,9 @@ class TantrixAgent(Agent):
         if not play_out:
             return scored[0][1]
         if self.halving:
-            return best_by_halving(work, player, scored, self.rng, deadline, budget, self.fast_playouts)
+            return best_by_halving(
+                work, player, scored, self.rng, deadline, budget, self.fast_playouts, self.playout_prior
+            )
         return best_by_playouts(
             work, player, scored, self.rng, deadline, budget, self.fast_playouts, self.whole_rounds
         )
@@ -191,7 +199,7 @@ class TantrixAgent(Agent):
             work.undo()
             if reply is None:  # out of time
                 break
-            ranked.append((value + REPLY_WEIGHT * reply, move))
+            ranked.append((value + self.reply_weight * reply, move))
         ranked.sort(key=lambda vm: vm[0], reverse=True)
         return ranked or scored[:1]
 
@@ -351,6 +359,8 @@ class TantrixClassicAgent(TantrixAgent):
     incremental = False
     halving = False
     focused_replies = False
+    reply_share = REPLY_SHARE
+    reply_weight = REPLY_WEIGHT
 
 
 def next_opponent(state, player: int) -> int | None:

@@ -186,14 +186,16 @@ def best_by_playouts(
 HALVING_MIN_ROUNDS = 2
 
 
-def best_by_halving(state, player: int, ranked, rng, deadline=None, budget=None, fast: bool = True):
+def best_by_halving(
+    state, player: int, ranked, rng, deadline=None, budget=None, fast: bool = True, prior=PRIOR_PLAYOUTS
+):
     """The best of ``ranked`` ((evaluation, move), best first) by sequential halving: the
     candidates are played out in whole rounds (one playout each on a shared draw order) and
     after each phase the worse half by ``blended`` value is dropped, so the playouts gather
     on the moves still in contention (simple regret, not the uniform spread of
     ``best_by_playouts``). Each phase gets an equal share of the playouts still affordable:
     ``budget`` playouts in all, or as many as fit before ``deadline`` at the cost measured
-    so far. Too few for ``HALVING_MIN_ROUNDS`` rounds of every candidate: the candidates
+    so far; ``prior``: how many playouts the evaluation is worth (``blended``). Too few for ``HALVING_MIN_ROUNDS`` rounds of every candidate: the candidates
     the evaluation ranks lowest are left out from the start. The round a deadline cuts
     short is left out."""
     alive = list(range(min(CANDIDATES, len(ranked))))
@@ -205,7 +207,7 @@ def best_by_halving(state, player: int, ranked, rng, deadline=None, budget=None,
     started = clock.now()
 
     def value(k):
-        return blended(totals[k], counts[k], ranked[k][0])
+        return blended(totals[k], counts[k], ranked[k][0], prior)
 
     def affordable() -> int:
         if budget is not None:
