@@ -18,11 +18,13 @@ the one-ply score and the score after that reply.
 With a time limit (or a ``playouts`` budget) the few best moves, free moves and forced
 fills alike, are then played out at random to the end again and again (``playouts.py``)
 and the results blended with the evaluation: the reply check gets ``REPLY_SHARE`` of the
-time, the playouts the rest.
+time, the playouts the rest. The ``tantrix`` agent spends them by sequential halving
+(``playouts.best_by_halving``: as many candidates as the playouts affordable allow, the
+worse half dropped after each phase); ``tantrix-classic`` in uniform rounds.
 
 Once the last tile is drawn the game has no more chance and the agent searches it
 (``endgame_move`` below: alpha-beta, deeper as time allows, to the end of the game if it
-can). The endgame search lives here because it is one branch of this agent's choice with no
+can; the ``tantrix`` agent evaluates its leaves from the root's tracks, ``EndgameLeaves``). The endgame search lives here because it is one branch of this agent's choice with no
 other caller; the playouts are a module of their own (``playouts.py``): a Monte Carlo stage
 with its own policy, result scoring and tuning constants, tested on its own.
 
@@ -103,8 +105,10 @@ class TantrixAgent(Agent):
     #: instead of in uniform rounds.
     halving = True
     #: The reply check tries only the opponent's placements on the cells that matter
-    #: (``_reply_cells``) and all their fills, so it covers more of our candidates.
-    focused_replies = True
+    #: (``_reply_cells``) and all their fills, so it covers about three times as many of our
+    #: candidates. Off: it scored lower against ``tantrix-classic`` at 0.05 and 0.15 CPU s
+    #: a move than the full reply check (benchmarks/results/tantrix.md, 2026-12-01 night).
+    focused_replies = False
     #: The share of a free move's time for the reply check when playouts follow.
     reply_share = REPLY_SHARE
     #: Weight of the drop the opponent's best reply causes (``REPLY_WEIGHT``).
