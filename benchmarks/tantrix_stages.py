@@ -52,8 +52,12 @@ def instrument(seconds: Counter, counts: Counter) -> None:
         if move != args[2][0][1]:
             counts["playouts changed"] += 1
 
+    def had_choice(args, _move):
+        if len(args[1].legal_moves()) > 1:
+            counts["choice"] += 1
+
     agent_class = agent_module.TantrixAgent
-    agent_class.select = timed("decision", agent_class.select)
+    agent_class.select = timed("decision", agent_class.select, had_choice)
     agent_class._reply_search = timed("reply check", agent_class._reply_search, reply_changed)
     for name in ("best_by_playouts", "best_by_halving"):
         setattr(agent_module, name, timed("playouts", getattr(agent_module, name), playouts_changed))
@@ -89,11 +93,11 @@ def main() -> None:
                 resolve_chance(state, rng)
                 continue
             state.play(agent.choose(state))
-    decisions = counts["decision"] - counts["endgame"]
+    decisions = counts["choice"] - counts["endgame"]  # the decisions with a choice
     search = seconds["decision"] - seconds["endgame"]
     one_ply = search - seconds["reply check"] - seconds["playouts"]
     print(
-        f"{args.agent} at {args.time} CPU s a move, {args.games} games, {decisions} decisions before the endgame"
+        f"{args.agent} at {args.time} CPU s a move, {args.games} games, {decisions} decisions with a choice before the endgame"
     )
     for label, value in (
         ("one ply", one_ply),
