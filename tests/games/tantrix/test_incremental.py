@@ -93,3 +93,38 @@ def test_agent_decides_as_with_full_evaluations(seed):
         if n > 120:
             break
     assert not TantrixClassicAgent.incremental
+
+
+@pytest.mark.parametrize("players,seed", [(2, 21), (2, 22), (3, 23)])
+def test_endgame_leaves_are_the_full_evaluation_and_the_search_decides_alike(players, seed):
+    """The endgame search's incremental leaves (``EndgameLeaves``) give ``evaluate``'s value
+    at every position two random placements below the root, and the search without a time
+    limit picks the same move with them as without."""
+    from qipan.games.tantrix.agent import EndgameLeaves, endgame_move
+
+    rng = random.Random(seed)
+    checked = searched = 0
+    for state in decisions(players, seed, min_board=4):
+        if not state.endgame or len(state.legal_moves()) < 2:
+            continue
+        player = state.to_move
+        work = state.copy()
+        leaves = EndgameLeaves(work, player, TantrixAgent().weights)
+        for _ in range(6):
+            line = []
+            while len(line) < 2 and work.outcome is None:
+                move = rng.choice(work.legal_moves())
+                work.play_unchecked(move)
+                leaves.added.append(move.data[2])
+                line.append(move)
+                assert leaves.value(work) == evaluate(work, player, None, leaves.weights)
+                checked += 1
+            for _ in line:
+                work.undo()
+                leaves.added.pop()
+        if searched < 4:
+            assert endgame_move(state, player, None, 2, incremental=True) == endgame_move(
+                state, player, None, 2
+            )
+            searched += 1
+    assert checked > 30 and searched == 4

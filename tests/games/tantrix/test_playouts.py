@@ -95,7 +95,8 @@ def test_agent_plays_out_free_moves_and_fills(monkeypatch):
             before = len(calls)
             assert agent.choose(state) in state.legal_moves()
             assert state.key() == key  # the playouts ran on copies
-            assert len(calls) - before == 12
+            # Sequential halving plays whole rounds: a remainder smaller than a round is left.
+            assert 12 - CANDIDATES < len(calls) - before <= 12
             steps.add(state.step)
         if FREE in steps and steps - {FREE}:
             break
@@ -113,7 +114,11 @@ def test_with_a_time_limit_playouts_run_until_the_deadline_unless_turned_off(mon
         handed.append((deadline is not None, budget))
         return ranked[0][1]
 
+    def recording_halving(state, player, ranked, rng, deadline=None, budget=None, fast=True, prior=None):
+        return recording(state, player, ranked, rng, deadline, budget)
+
     monkeypatch.setattr(agent_module, "best_by_playouts", recording)
+    monkeypatch.setattr(agent_module, "best_by_halving", recording_halving)
     states = [s.copy() for s in decisions(2, 0, min_board=8) if s.step == FREE and len(s.legal_moves()) > 1]
     for state in states[:3]:
         assert TantrixAgent(seed=3, time=30.0).choose(state) in state.legal_moves()
@@ -279,3 +284,41 @@ def test_whole_rounds_judge_every_candidate_on_the_same_draws(monkeypatch):
     counted = best_by_playouts(state, 0, ranked, random.Random(1), budget=7)
     assert kept == ranked[1][1]  # after six: the first lost a little, the next ones tie
     assert counted == ranked[0][1]  # the seventh playout (a win) puts the first on top
+
+
+def test_sequential_halving_finds_the_winning_move_and_spends_most_playouts_on_it():
+    from qipan.games.tantrix.playouts import best_by_halving
+
+    state = _OneMoveGame(random.Random(1))
+    ranked = [(0.3, "lose"), (0.2, "coin"), (0.1, "win"), (0.0, "coin"), (0.0, "lose"), (0.0, "coin")]
+    assert best_by_halving(state, 0, ranked, random.Random(2), budget=60) == "win"
+    played = state.played
+    assert 48 < len(played) <= 60  # whole rounds: what is left is less than a round
+    # Every candidate gets its first phase; the winner, never dropped, the most playouts.
+    assert set(played) == {"lose", "coin", "win"}
+    assert played.count("win") > len(played) / 3
+    # No budget and no deadline: the evaluation's best.
+    assert best_by_halving(state, 0, ranked, random.Random(2)) == "lose"
+
+
+def test_sequential_halving_with_few_playouts_keeps_only_the_best_evaluated_candidates():
+    from qipan.games.tantrix.playouts import HALVING_MIN_ROUNDS, best_by_halving
+
+    state = _OneMoveGame(random.Random(1))
+    ranked = [(0.0, "coin")] * 2 + [(-0.1, "win")] * (CANDIDATES - 2)
+    # Too few playouts for every candidate to get HALVING_MIN_ROUNDS: the two best only.
+    best_by_halving(state, 0, ranked, random.Random(2), budget=2 * HALVING_MIN_ROUNDS)
+    assert state.played == ["coin"] * (2 * HALVING_MIN_ROUNDS)
+
+
+def test_sequential_halving_leaves_out_a_round_cut_short(monkeypatch):
+    from qipan.games.tantrix.playouts import best_by_halving
+
+    state = next(s for s in decisions(2, 6, min_board=10) if s.step == FREE and len(s.legal_moves()) > 2)
+    ranked = [(0.0, m) for m in state.legal_moves()[:2]]
+    # A budget of three: one round of two, then a third playout (a win for the first) from
+    # a round the budget cuts short; counted, it would put the first on top.
+    results = iter([0.4, 0.6, 1.0])
+    monkeypatch.setattr(playouts, "playout", lambda *args: next(results))
+    assert best_by_halving(state, 0, ranked, random.Random(1), budget=3) == ranked[1][1]
+    assert next(results, None) is None  # all three were played

@@ -18,11 +18,13 @@ the one-ply score and the score after that reply.
 With a time limit (or a ``playouts`` budget) the few best moves, free moves and forced
 fills alike, are then played out at random to the end again and again (``playouts.py``)
 and the results blended with the evaluation: the reply check gets ``REPLY_SHARE`` of the
-time, the playouts the rest.
+time, the playouts the rest. The ``tantrix`` agent spends them by sequential halving
+(``playouts.best_by_halving``: as many candidates as the playouts affordable allow, the
+worse half dropped after each phase); ``tantrix-classic`` in uniform rounds.
 
 Once the last tile is drawn the game has no more chance and the agent searches it
 (``endgame_move`` below: alpha-beta, deeper as time allows, to the end of the game if it
-can). The endgame search lives here because it is one branch of this agent's choice with no
+can; the ``tantrix`` agent evaluates its leaves from the root's tracks, ``EndgameLeaves``). The endgame search lives here because it is one branch of this agent's choice with no
 other caller; the playouts are a module of their own (``playouts.py``): a Monte Carlo stage
 with its own policy, result scoring and tuning constants, tested on its own.
 
@@ -34,9 +36,10 @@ from ...agents import clock
 from ...agents.base import Agent
 from ...core import CHANCE, Option
 from ...core.errors import SearchTimeout
-from .board import FREE, distance, rotate_cell
+from .board import FREE, ORIENTED, distance, neighbours, rotate_cell, track_value
 from .evaluation import AGENT, CLASSIC, DEFAULT, TrackIndex, Weights, evaluate, order_moves
-from .playouts import best_by_playouts
+from .notation import placement_move
+from .playouts import PRIOR_PLAYOUTS, best_by_halving, best_by_playouts
 
 #: Cells within this distance of a new tile are re-examined by the evaluation.
 NEAR = 3
@@ -48,6 +51,8 @@ REPLY_CANDIDATES = 14
 #: Weight of the change the opponent's best reply makes (the rest is the one-ply score):
 #: the generic opponents do not always find it.
 REPLY_WEIGHT = 0.5
+#: How many of each colour's best lines the focused reply check looks at (``_reply_cells``).
+REPLY_TOP_TRACKS = 2
 #: With playouts to follow, the share of a free move's time left for the reply check.
 REPLY_SHARE = 0.4
 
@@ -98,6 +103,20 @@ class TantrixAgent(Agent):
     incremental = True
     #: The evaluation weights it plays with; ``weights=`` changes fields of these.
     base_weights = AGENT
+    #: Spend the playouts by sequential halving over the candidates (``best_by_halving``)
+    #: instead of in uniform rounds.
+    halving = True
+    #: The reply check tries only the opponent's placements on the cells that matter
+    #: (``_reply_cells``) and all their fills, so it covers about three times as many of our
+    #: candidates. Off: it scored lower against ``tantrix-classic`` at 0.05 and 0.15 CPU s
+    #: a move than the full reply check (benchmarks/results/tantrix.md, 2026-12-01 night).
+    focused_replies = False
+    #: The share of a free move's time for the reply check when playouts follow.
+    reply_share = REPLY_SHARE
+    #: Weight of the drop the opponent's best reply causes (``REPLY_WEIGHT``).
+    reply_weight = REPLY_WEIGHT
+    #: How many playouts a candidate's evaluation is worth in the halving.
+    playout_prior = PRIOR_PLAYOUTS
 
     def __init__(
         self,
@@ -126,7 +145,9 @@ class TantrixAgent(Agent):
         player = state.to_move
         deadline = self.deadline()
         if self.lookahead and state.endgame:
-            return endgame_move(state, player, deadline, self.depth or ENDGAME_DEPTH, self.weights)
+            return endgame_move(
+                state, player, deadline, self.depth or ENDGAME_DEPTH, self.weights, self.incremental
+            )
         work = state.copy()
         # Whether a cell can still grow changes only near the placed tile: reuse the rest.
         self._base_cache: dict = {}
@@ -154,13 +175,17 @@ class TantrixAgent(Agent):
             reply_deadline = deadline
             if play_out and deadline is not None:
                 now = clock.now()
-                reply_deadline = now + REPLY_SHARE * (deadline - now)
+                reply_deadline = now + self.reply_share * (deadline - now)
             replied = self._reply_search(work, player, scored, reply_deadline)
             # One move checked is no ranking: the playouts then take the one-ply one.
             if len(replied) > 1 or not self.rank_unreplied:
                 scored = replied
         if not play_out:
             return scored[0][1]
+        if self.halving:
+            return best_by_halving(
+                work, player, scored, self.rng, deadline, budget, self.fast_playouts, self.playout_prior
+            )
         return best_by_playouts(
             work, player, scored, self.rng, deadline, budget, self.fast_playouts, self.whole_rounds
         )
@@ -180,7 +205,7 @@ class TantrixAgent(Agent):
             work.undo()
             if reply is None:  # out of time
                 break
-            ranked.append((value + REPLY_WEIGHT * reply, move))
+            ranked.append((value + self.reply_weight * reply, move))
         ranked.sort(key=lambda vm: vm[0], reverse=True)
         return ranked or scored[:1]
 
@@ -189,9 +214,11 @@ class TantrixAgent(Agent):
         board after our move) lowers our value; None if the deadline passed meanwhile."""
         if state.outcome is not None:
             return 0.0
-        replies = self._placements_after(state, opponent, cell, True) + self._placements_after(
-            state, opponent, cell, False
-        )
+        replies = self._placements_after(state, opponent, cell, True)
+        if self.focused_replies and self.incremental:
+            replies += self._placements_on(state, opponent, cell, self._reply_cells(state, cell))
+        else:
+            replies += self._placements_after(state, opponent, cell, False)
         near_move = self._cache_after(cell)
         hand = state.hands[opponent]
         worst = base
@@ -246,6 +273,53 @@ class TantrixAgent(Agent):
             state._geometry = self._closure((cell,))
         return state.placements(seat, forced)
 
+    def _reply_cells(self, state, cell) -> set:
+        """The empty cells where a reply can change the evaluation much, on the decision's
+        table plus our tile on ``cell``: the cells the ends of each colour's
+        ``REPLY_TOP_TRACKS`` best lines face (extending or cutting them), the cells they
+        lead to next (where a tile kills an end by making it unfillable or forced), and
+        every cell two ends of one colour face (a join)."""
+        edges = state.edges
+        out = set()
+        for index in self._tracks.values():
+            found = index.after(edges, (cell,))
+            faced_by: dict = {}
+            for _cells, _loop, faced in found:
+                for f in faced:
+                    faced_by[f] = faced_by.get(f, 0) + 1
+            out.update(f for f, n in faced_by.items() if n > 1)
+            best = sorted(found, key=lambda t: track_value(t[0], t[1]), reverse=True)
+            for _cells, _loop, faced in best[:REPLY_TOP_TRACKS]:
+                for f in faced:
+                    out.add(f)
+                    out.update(nb for nb in neighbours(f) if nb not in edges)
+        return out
+
+    def _placements_on(self, state, seat: int, cell, cells: set):
+        """The free placements of ``_placements_after(state, seat, cell, False)`` on
+        ``cells`` only, in the same order (the same legality test)."""
+        if state._geometry is None:
+            state._geometry = self._closure((cell,))
+        hand = sorted(set(state.hands[seat]))
+        restricted = not state.endgame
+        out = []
+        for at in state.placement_cells(False):
+            if at not in cells:
+                continue
+            fit = state.space_fits(at)
+            if not any(tile in fit for tile in hand):
+                continue
+            if restricted and not state.geometry_ok(at):
+                continue
+            doubled = state._doubled_colours(at) if restricted else ()
+            for tile in hand:
+                for rot in fit.get(tile, ()):
+                    oriented = ORIENTED[tile][rot]
+                    if any(oriented[d] in colours for d, colours in doubled):
+                        continue
+                    out.append(placement_move(tile, at, rot, False))
+        return out
+
     def _score(self, state, player: int, move) -> float:
         cell = move.data[2]
         value = self._evaluate_after(state, player, (cell,), self._cache_after(cell))
@@ -290,6 +364,10 @@ class TantrixClassicAgent(TantrixAgent):
     whole_rounds = False
     incremental = False
     base_weights = CLASSIC
+    halving = False
+    focused_replies = False
+    reply_share = REPLY_SHARE
+    reply_weight = REPLY_WEIGHT
 
 
 def next_opponent(state, player: int) -> int | None:
@@ -345,12 +423,22 @@ def solitaire_move(state, rng):
 INF = float("inf")
 
 
-def endgame_move(state, player: int, deadline: float | None, max_depth: int = 3, weights=DEFAULT):
+def endgame_move(
+    state,
+    player: int,
+    deadline: float | None,
+    max_depth: int = 3,
+    weights=DEFAULT,
+    incremental: bool = False,
+):
     """The best move for ``player`` by the deepest search finished in time (``max_depth``
-    plies when there is no deadline); one ply is always finished."""
+    plies when there is no deadline); one ply is always finished. ``incremental``: the
+    leaves are evaluated from the root's tracks (``EndgameLeaves``), the same values in
+    less time, so the search gets deeper."""
     work = state.copy()
     moves = order_moves(work, work.legal_moves())
     left = sum(len(h) for h in work.hands)
+    leaves = EndgameLeaves(work, player, weights) if incremental else None
     best = moves[0]
     depth = 1
     while True:
@@ -359,7 +447,7 @@ def endgame_move(state, player: int, deadline: float | None, max_depth: int = 3,
         alpha = -INF
         try:
             for move in moves:
-                value = _child(work, move, player, depth - 1, alpha, INF, limit, weights)
+                value = _child(work, move, player, depth - 1, alpha, INF, limit, weights, leaves)
                 values.append((value, move))
                 alpha = max(alpha, value)
         except SearchTimeout:
@@ -380,16 +468,44 @@ def endgame_move(state, player: int, deadline: float | None, max_depth: int = 3,
         depth += 1
 
 
-def _child(state, move, player: int, depth: int, alpha: float, beta: float, deadline, weights) -> float:
+class EndgameLeaves:
+    """``evaluate`` of the positions below the endgame search's root: the tracks come from
+    the root's ``TrackIndex`` plus the tiles placed since (the search only adds tiles), the
+    fits from the table's memo; in the endgame no closure test applies. Exactly
+    ``evaluate(state, player, None, weights)``."""
+
+    def __init__(self, root, player: int, weights):
+        self.player, self.weights = player, weights
+        self.tracks = {c: TrackIndex(root.edges, c) for c in set(root.colours)}
+        self.added: list = []  # the cells placed below the root, in order
+
+    def value(self, state) -> float:
+        if state.outcome is not None:
+            return evaluate(state, self.player, None, self.weights)
+        found = {c: index.after(state.edges, self.added) for c, index in self.tracks.items()}
+        return evaluate(state, self.player, None, self.weights, found, {})
+
+
+def _child(
+    state, move, player: int, depth: int, alpha: float, beta: float, deadline, weights, leaves=None
+) -> float:
     state.play_unchecked(move)
+    if leaves is not None:
+        leaves.added.append(move.data[2])
     try:
-        return _search(state, player, depth, alpha, beta, deadline, weights)
+        return _search(state, player, depth, alpha, beta, deadline, weights, leaves)
     finally:
+        if leaves is not None:
+            leaves.added.pop()
         state.undo()
 
 
-def _search(state, player: int, depth: int, alpha: float, beta: float, deadline, weights) -> float:
+def _search(
+    state, player: int, depth: int, alpha: float, beta: float, deadline, weights, leaves=None
+) -> float:
     if depth == 0 or state.outcome is not None:
+        if leaves is not None:
+            return leaves.value(state)
         return evaluate(state, player, None, weights)
     if deadline is not None and clock.now() > deadline:
         raise SearchTimeout
@@ -397,7 +513,7 @@ def _search(state, player: int, depth: int, alpha: float, beta: float, deadline,
     ours = state.colours[state.to_move] == state.colours[player]  # ourselves or a doubles partner
     value = -INF if ours else INF
     for move in moves:
-        child = _child(state, move, player, depth - 1, alpha, beta, deadline, weights)
+        child = _child(state, move, player, depth - 1, alpha, beta, deadline, weights, leaves)
         if ours:
             value = max(value, child)
             alpha = max(alpha, value)

@@ -179,3 +179,82 @@ def best_by_playouts(
         totals, counts = kept
     best = max(range(len(candidates)), key=lambda k: blended(totals[k], counts[k], candidates[k][0]))
     return candidates[best][1]
+
+
+#: Sequential halving: each candidate kept gets at least this many playouts per phase
+#: before the worse half is dropped (fewer would drop moves on the luck of one draw).
+HALVING_MIN_ROUNDS = 2
+
+
+def best_by_halving(
+    state, player: int, ranked, rng, deadline=None, budget=None, fast: bool = True, prior=PRIOR_PLAYOUTS
+):
+    """The best of ``ranked`` ((evaluation, move), best first) by sequential halving: the
+    candidates are played out in whole rounds (one playout each on a shared draw order) and
+    after each phase the worse half by ``blended`` value is dropped, so the playouts gather
+    on the moves still in contention (simple regret, not the uniform spread of
+    ``best_by_playouts``). Each phase gets an equal share of the playouts still affordable:
+    ``budget`` playouts in all, or as many as fit before ``deadline`` at the cost measured
+    so far; ``prior``: how many playouts the evaluation is worth (``blended``). Too few for ``HALVING_MIN_ROUNDS`` rounds of every candidate: the candidates
+    the evaluation ranks lowest are left out from the start. The round a deadline cuts
+    short is left out."""
+    alive = list(range(min(CANDIDATES, len(ranked))))
+    if len(alive) == 1 or budget is None and deadline is None:
+        return ranked[0][1]
+    totals = [0.0] * len(alive)
+    counts = [0] * len(alive)
+    done = 0
+    started = clock.now()
+
+    def value(k):
+        return blended(totals[k], counts[k], ranked[k][0], prior)
+
+    def affordable() -> int:
+        if budget is not None:
+            return budget - done
+        return int((deadline - clock.now()) / ((clock.now() - started) / done))
+
+    def one(k, order) -> bool:
+        """Play candidate ``k`` out once; False (and nothing counted) if out of playouts."""
+        nonlocal done
+        if budget is not None and done >= budget or deadline is not None and clock.now() > deadline:
+            return False
+        sim = state.copy()
+        sim.play_unchecked(ranked[k][1])
+        totals[k] += playout(sim, player, rng, order, fast)
+        counts[k] += 1
+        done += 1
+        return True
+
+    # The first playout measures the cost; then as many candidates as the playouts allow.
+    order = rng.sample(sorted(state.bag), len(state.bag))
+    if not one(alive[0], order):
+        return ranked[0][1]
+    left = affordable() + 1
+    while len(alive) > 2 and left < len(alive) * HALVING_MIN_ROUNDS * max(1, (len(alive) - 1).bit_length()):
+        alive.pop()
+    first_round = True
+    while len(alive) > 1:
+        phases = max(1, (len(alive) - 1).bit_length())  # halvings still to come
+        rounds = max(HALVING_MIN_ROUNDS, affordable() // phases // len(alive))
+        finished = True
+        for _ in range(rounds):
+            if not first_round:
+                order = rng.sample(sorted(state.bag), len(state.bag))
+            kept = [(totals[k], counts[k]) for k in alive]
+            for k in alive[1:] if first_round else alive:
+                if not one(k, order):
+                    finished = False
+                    break
+            if first_round:
+                kept[0] = (0.0, 0)  # the measuring playout belongs to this round
+                first_round = False
+            if not finished:
+                for k, (t, c) in zip(alive, kept, strict=True):
+                    totals[k], counts[k] = t, c
+                break
+        alive.sort(key=value, reverse=True)
+        if not finished:
+            break
+        alive = alive[: (len(alive) + 1) // 2]
+    return ranked[max(alive, key=value)][1]
