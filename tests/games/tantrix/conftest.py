@@ -61,3 +61,19 @@ def after(state, move):
 def scenarios():
     data = json.loads((DATA / "tantrix_test_positions.json").read_text())
     return {t["id"].split("-")[0]: t for t in data["tests"]}
+
+
+def faced_lines(state, colour):
+    """The lines of ``colour`` and, for each empty cell, the indices of the lines whose ends
+    face it (walked here, independently of ``evaluation``)."""
+    from qipan.games.tantrix.board import link_ends, neighbour, tracks
+
+    lines = [cells for cells, loop in tracks(state.edges, colour) if not loop]
+    faced: dict = {}
+    for i, cells in enumerate(lines):
+        for end in {cells[0], cells[-1]}:
+            for d in link_ends(state.edges[end], colour):
+                beyond = neighbour(end, d)
+                if beyond not in state.edges:
+                    faced.setdefault(beyond, []).append(i)
+    return lines, faced

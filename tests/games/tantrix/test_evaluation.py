@@ -4,7 +4,7 @@ from qipan.games.tantrix import TantrixAgent
 from qipan.games.tantrix.board import best_tracks
 from qipan.games.tantrix.evaluation import evaluate, order_moves
 
-from .conftest import after, decisions
+from .conftest import after, decisions, faced_lines
 
 
 def test_move_ordering_puts_moves_joining_the_movers_colour_first():
@@ -49,21 +49,6 @@ def test_weights_parse_changes_named_fields_and_rejects_unknown_ones():
     assert Weights.parse("join=0.5; top_tracks=4") == w
 
 
-def _faced_cells(state, colour):
-    """Empty cell -> indices of the lines of ``colour`` whose ends face it."""
-    from qipan.games.tantrix.board import link_ends, neighbour, tracks
-
-    lines = [cells for cells, loop in tracks(state.edges, colour) if not loop]
-    faced: dict = {}
-    for i, cells in enumerate(lines):
-        for end in {cells[0], cells[-1]}:
-            for d in link_ends(state.edges[end], colour):
-                beyond = neighbour(end, d)
-                if beyond not in state.edges:
-                    faced.setdefault(beyond, []).append(i)
-    return lines, faced
-
-
 def test_a_forced_space_between_two_lines_joins_them_and_the_evaluation_counts_it():
     """Rules: a tile in a space two ends of one colour face links them (one link per
     colour), and a forced space is filled by rule: the join term values that join at
@@ -77,7 +62,7 @@ def test_a_forced_space_between_two_lines_joins_them_and_the_evaluation_counts_i
             if state.step != 1:
                 continue
             for colour in set(state.colours):
-                lines, faced = _faced_cells(state, colour)
+                lines, faced = faced_lines(state, colour)
                 for cell, ends in faced.items():
                     if len(set(ends)) != 2 or state.counts.get(cell, 0) < 3:
                         continue

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from qipan.games.tantrix import TantrixAgent
 from qipan.games.tantrix.agent import TantrixClassicAgent
-from qipan.games.tantrix.board import fitting, link_ends, neighbour, neighbours, side_pattern, tracks
+from qipan.games.tantrix.board import fitting, neighbours, side_pattern, tracks
 from qipan.games.tantrix.evaluation import AGENT, CLASSIC, DEFAULT, Weights, evaluate, potentials
 
-from .conftest import decisions, make
+from .conftest import decisions, faced_lines, make
 
 DATA = Path(__file__).parent / "data" / "classic_evaluations.json"
 #: The fields added after the classic evaluation, at values that switch them off.
@@ -40,19 +40,6 @@ def test_the_agent_plays_its_own_weights_and_changes_fields_of_them():
     assert {f.name for f in fields(Weights)} >= set(NEUTRAL)
 
 
-def _lines(state, colour):
-    """The lines of ``colour`` and, for each empty cell, the lines whose ends face it."""
-    lines = [cells for cells, loop in tracks(state.edges, colour) if not loop]
-    faced: dict = {}
-    for i, cells in enumerate(lines):
-        for end in {cells[0], cells[-1]}:
-            for d in link_ends(state.edges[end], colour):
-                beyond = neighbour(end, d)
-                if beyond not in state.edges:
-                    faced.setdefault(beyond, []).append(i)
-    return lines, faced
-
-
 def _fits(state, cell, tiles):
     fit = fitting(side_pattern(state.edges, cell))
     return any(t in fit for t in tiles)
@@ -80,7 +67,7 @@ def test_rival_join_raises_only_the_rivals_open_joins_with_a_fitting_tile_in_han
         if b[rival] > a[rival]:
             raised += 1
             # Only an open cell two rival ends face, with a tile in the rival's hand that fits.
-            _, faced = _lines(state, rival)
+            _, faced = faced_lines(state, rival)
             hand = state.hands[1 - state.to_move]
             assert any(
                 len(ends) >= 2 and state.counts.get(cell, 0) < 3 and _fits(state, cell, hand)
@@ -97,7 +84,7 @@ def test_near_joins_see_ends_facing_neighbouring_cells():
     seen = {"loop": 0, "join": 0}
     for state in _positions(range(80), min_board=12):
         for colour in set(state.colours):
-            lines, faced = _lines(state, colour)
+            lines, faced = faced_lines(state, colour)
             pairs = [
                 (a, b)
                 for cell, ends in faced.items()
@@ -138,7 +125,7 @@ def test_held_end_discounts_ends_only_the_rivals_hands_can_fill():
                 # Some end of this colour faces a cell that only the other hand fits.
                 own = list(state.bag) + list(state.hands[seat])
                 other = state.hands[1 - seat]
-                _, faced = _lines(state, colour)
+                _, faced = faced_lines(state, colour)
                 assert any(_fits(state, c, other) and not _fits(state, c, own) for c in faced)
     assert lowered >= 2
 
@@ -189,7 +176,7 @@ def test_join_chains_see_lines_linked_end_to_end():
         p1, p2, p3 = (potentials(state, {}, w) for w in (one, two, three))
         for colour in set(state.colours):
             assert p1[colour] <= p2[colour] + 1e-12 <= p3[colour] + 2e-12
-            lines, meeting = _lines(state, colour)
+            lines, meeting = faced_lines(state, colour)
             faced_by_line = {i: [] for i in range(len(lines))}
             for cell, ends in meeting.items():
                 for i in ends:

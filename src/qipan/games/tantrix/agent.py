@@ -36,9 +36,8 @@ from ...agents import clock
 from ...agents.base import Agent
 from ...core import CHANCE, Option
 from ...core.errors import SearchTimeout
-from .board import FREE, ORIENTED, distance, neighbours, rotate_cell, track_value
+from .board import FREE, distance, neighbours, rotate_cell, track_value
 from .evaluation import AGENT, CLASSIC, DEFAULT, TrackIndex, Weights, evaluate, order_moves
-from .notation import placement_move
 from .playouts import PRIOR_PLAYOUTS, best_by_halving, best_by_playouts
 
 #: Cells within this distance of a new tile are re-examined by the evaluation.
@@ -300,25 +299,7 @@ class TantrixAgent(Agent):
         ``cells`` only, in the same order (the same legality test)."""
         if state._geometry is None:
             state._geometry = self._closure((cell,))
-        hand = sorted(set(state.hands[seat]))
-        restricted = not state.endgame
-        out = []
-        for at in state.placement_cells(False):
-            if at not in cells:
-                continue
-            fit = state.space_fits(at)
-            if not any(tile in fit for tile in hand):
-                continue
-            if restricted and not state.geometry_ok(at):
-                continue
-            doubled = state._doubled_colours(at) if restricted else ()
-            for tile in hand:
-                for rot in fit.get(tile, ()):
-                    oriented = ORIENTED[tile][rot]
-                    if any(oriented[d] in colours for d, colours in doubled):
-                        continue
-                    out.append(placement_move(tile, at, rot, False))
-        return out
+        return list(state._placements(seat, False, cells))
 
     def _score(self, state, player: int, move) -> float:
         cell = move.data[2]
