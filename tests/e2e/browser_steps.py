@@ -28,6 +28,16 @@ def wait_ply(page, ply: int) -> None:
     page.wait_for_selector(f'#status[data-ply="{ply}"]', state="attached", timeout=TIMEOUT)
 
 
+def wait_ply_at_least(page, ply: int) -> None:
+    """The page shows ``ply`` or a later one: in a real-time game the clock keeps ticking, so
+    the page can move past a given ply before it is first drawn."""
+    page.wait_for_function(
+        "ply => Number(document.querySelector('#status')?.dataset.ply ?? -1) >= ply",
+        arg=ply,
+        timeout=TIMEOUT,
+    )
+
+
 def wait_status(page, status: str) -> None:
     page.wait_for_selector(f'#status[data-status="{status}"]', state="attached", timeout=TIMEOUT)
 

@@ -8,7 +8,7 @@ import time
 
 import httpx
 import pytest
-from browser_steps import PHONE, TIMEOUT, game_state, wait_ply, wait_status
+from browser_steps import PHONE, TIMEOUT, game_state, wait_ply, wait_ply_at_least, wait_status
 from game_page_screens import hold_seats
 from server_helpers import ServerProcess, free_port
 
@@ -411,9 +411,9 @@ def test_pipe_mania_ticks_at_the_clocks_pace_with_fast_clicks(live_server, new_p
     base = live_server.base
     game_id, tokens = new_game(base, "pipemania", players=1, realtime=1.0)
     page = open_game(new_page, base, game_id, tokens)
+    wait_ply_at_least(page, game_state(base, game_id)["ply"])  # the page is up (the clock ticks on)
     data = game_state(base, game_id, tokens[0])
     start = data["ply"]
-    wait_ply(page, start)
     cells = [m["path"][0] for m in data["legal"] if m["text"].startswith("p")][:3]
     started = time.monotonic()
     for cell in cells:
