@@ -32,11 +32,13 @@ In the solitaire puzzles it plays a placement of a solver solution (``solitaire_
 
 from __future__ import annotations
 
+from functools import cache
+
 from ...agents import clock
 from ...agents.base import Agent
 from ...core import CHANCE, Option
 from ...core.errors import SearchTimeout
-from .board import FREE, distance, neighbours, rotate_cell, track_value
+from .board import FREE, rotate_cell
 from .evaluation import AGENT, CLASSIC, DEFAULT, TrackIndex, Weights, evaluate, order_moves
 from .playouts import PRIOR_PLAYOUTS, best_by_halving, best_by_playouts
 
@@ -50,8 +52,6 @@ REPLY_CANDIDATES = 14
 #: Weight of the change the opponent's best reply makes (the rest is the one-ply score):
 #: the generic opponents do not always find it.
 REPLY_WEIGHT = 0.5
-#: How many of each colour's best lines the focused reply check looks at (``_reply_cells``).
-REPLY_TOP_TRACKS = 2
 #: With playouts to follow, the share of a free move's time left for the reply check.
 REPLY_SHARE = 0.4
 
@@ -105,11 +105,6 @@ class TantrixAgent(Agent):
     #: Spend the playouts by sequential halving over the candidates (``best_by_halving``)
     #: instead of in uniform rounds.
     halving = True
-    #: The reply check tries only the opponent's placements on the cells that matter
-    #: (``_reply_cells``) and all their fills, so it covers about three times as many of our
-    #: candidates. Off: it scored lower against ``tantrix-classic`` at 0.05 and 0.15 CPU s
-    #: a move than the full reply check (benchmarks/results/tantrix.md, 2026-12-01 night).
-    focused_replies = False
     #: The share of a free move's time for the reply check when playouts follow.
     reply_share = REPLY_SHARE
     #: Weight of the drop the opponent's best reply causes (``REPLY_WEIGHT``).
@@ -214,10 +209,7 @@ class TantrixAgent(Agent):
         if state.outcome is not None:
             return 0.0
         replies = self._placements_after(state, opponent, cell, True)
-        if self.focused_replies and self.incremental:
-            replies += self._placements_on(state, opponent, cell, self._reply_cells(state, cell))
-        else:
-            replies += self._placements_after(state, opponent, cell, False)
+        replies += self._placements_after(state, opponent, cell, False)
         near_move = self._cache_after(cell)
         hand = state.hands[opponent]
         worst = base
@@ -227,9 +219,7 @@ class TantrixAgent(Agent):
             _, tile, at, rot, _ = reply.data
             state._place(tile, at, rot)  # a look at the board only: undone at once
             hand.remove(tile)
-            value = self._evaluate_after(
-                state, player, (cell, at), {c: v for c, v in near_move.items() if distance(c, at) > NEAR}
-            )
+            value = self._evaluate_after(state, player, (cell, at), without_near(near_move, at))
             hand.append(tile)
             hand.sort()
             state._unplace(at)
@@ -237,7 +227,7 @@ class TantrixAgent(Agent):
         return worst - base
 
     def _cache_after(self, cell) -> dict:
-        return {c: v for c, v in self._base_cache.items() if distance(c, cell) > NEAR}
+        return without_near(self._base_cache, cell)
 
     def _index_tracks(self, state) -> None:
         """Take ``state`` as the decision's position for ``_evaluate_after``."""
@@ -272,35 +262,6 @@ class TantrixAgent(Agent):
             state._geometry = self._closure((cell,))
         return state.placements(seat, forced)
 
-    def _reply_cells(self, state, cell) -> set:
-        """The empty cells where a reply can change the evaluation much, on the decision's
-        table plus our tile on ``cell``: the cells the ends of each colour's
-        ``REPLY_TOP_TRACKS`` best lines face (extending or cutting them), the cells they
-        lead to next (where a tile kills an end by making it unfillable or forced), and
-        every cell two ends of one colour face (a join)."""
-        edges = state.edges
-        out = set()
-        for index in self._tracks.values():
-            found = index.after(edges, (cell,))
-            faced_by: dict = {}
-            for _cells, _loop, faced in found:
-                for f in faced:
-                    faced_by[f] = faced_by.get(f, 0) + 1
-            out.update(f for f, n in faced_by.items() if n > 1)
-            best = sorted(found, key=lambda t: track_value(t[0], t[1]), reverse=True)
-            for _cells, _loop, faced in best[:REPLY_TOP_TRACKS]:
-                for f in faced:
-                    out.add(f)
-                    out.update(nb for nb in neighbours(f) if nb not in edges)
-        return out
-
-    def _placements_on(self, state, seat: int, cell, cells: set):
-        """The free placements of ``_placements_after(state, seat, cell, False)`` on
-        ``cells`` only, in the same order (the same legality test)."""
-        if state._geometry is None:
-            state._geometry = self._closure((cell,))
-        return list(state._placements(seat, False, cells))
-
     def _score(self, state, player: int, move) -> float:
         cell = move.data[2]
         value = self._evaluate_after(state, player, (cell,), self._cache_after(cell))
@@ -326,9 +287,7 @@ class TantrixAgent(Agent):
         for fill in fills[:12]:
             _, tile, at, rot, _ = fill.data
             state._place(tile, at, rot)  # a look at the board only: undone at once
-            value = self._evaluate_after(
-                state, player, (cell, at), {c: v for c, v in near_move.items() if distance(c, at) > NEAR}
-            )
+            value = self._evaluate_after(state, player, (cell, at), without_near(near_move, at))
             state._unplace(at)
             worst = min(worst, value)
         return worst - base
@@ -346,9 +305,31 @@ class TantrixClassicAgent(TantrixAgent):
     incremental = False
     base_weights = CLASSIC
     halving = False
-    focused_replies = False
     reply_share = REPLY_SHARE
     reply_weight = REPLY_WEIGHT
+
+
+@cache
+def near_cells(cell) -> tuple:
+    """The cells within ``NEAR`` of ``cell`` (memoised: every placement a decision looks at
+    asks for its own)."""
+    q, r = cell
+    return tuple(
+        (q + dq, r + dr)
+        for dq in range(-NEAR, NEAR + 1)
+        for dr in range(-NEAR, NEAR + 1)
+        if abs(dq + dr) <= NEAR
+    )
+
+
+def without_near(cache: dict, cell) -> dict:
+    """A copy of ``cache`` without the cells within ``NEAR`` of ``cell``, in the same order
+    (a copy and a few deletions instead of a distance for every cell)."""
+    out = dict(cache)
+    pop = out.pop
+    for c in near_cells(cell):
+        pop(c, None)
+    return out
 
 
 def next_opponent(state, player: int) -> int | None:

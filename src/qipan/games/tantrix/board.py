@@ -323,8 +323,10 @@ class Layout:
     def _sides_changed(self, cell: Cell) -> None:
         known = self._fits
         if known:
-            near = neighbours(cell)
-            self._fits = {c: f for c, f in known.items() if c != cell and c not in near}
+            known = self._fits = dict(known)  # a fresh dict: copies may share the old one
+            known.pop(cell, None)
+            for nb in neighbours(cell):
+                known.pop(nb, None)
 
     def geometry_ok(self, cell: Cell) -> bool:
         """``geometry_allows`` on this table, remembered until a tile is placed or taken

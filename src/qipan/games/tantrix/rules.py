@@ -184,15 +184,13 @@ class TantrixState(Layout, State):
         # A space where some tile could legally go would have been a fill in step 1.
         return sorted(c for c, n in self.counts.items() if n < 3)
 
-    def _placements(self, player: int, forced: bool, only=None):
-        """The legal placements in order; ``only``: on these cells only (a set), in the same order."""
+    def _placements(self, player: int, forced: bool):
+        """The legal placements in order."""
         hand = sorted(set(self.hands[player]))
         if not hand:
             return
         restricted = not self.endgame
         for cell in self.placement_cells(forced):
-            if only is not None and cell not in only:
-                continue
             fit = self.space_fits(cell)
             if not any(tile in fit for tile in hand):
                 continue
