@@ -310,11 +310,11 @@ class TantrixClassicAgent(TantrixAgent):
 
 
 @cache
-def near_cells(cell) -> tuple:
+def near_cells(cell) -> frozenset:
     """The cells within ``NEAR`` of ``cell`` (memoised: every placement a decision looks at
     asks for its own)."""
     q, r = cell
-    return tuple(
+    return frozenset(
         (q + dq, r + dr)
         for dq in range(-NEAR, NEAR + 1)
         for dr in range(-NEAR, NEAR + 1)
@@ -323,11 +323,15 @@ def near_cells(cell) -> tuple:
 
 
 def without_near(cache: dict, cell) -> dict:
-    """A copy of ``cache`` without the cells within ``NEAR`` of ``cell``, in the same order
-    (a copy and a few deletions instead of a distance for every cell)."""
+    """A copy of ``cache`` without the cells within ``NEAR`` of ``cell``, in the same order:
+    a filtered copy of a small cache, a copy and deletions of a large one (no distance for
+    every cell)."""
+    near = near_cells(cell)
+    if len(cache) < len(near):
+        return {c: v for c, v in cache.items() if c not in near}
     out = dict(cache)
     pop = out.pop
-    for c in near_cells(cell):
+    for c in near:
         pop(c, None)
     return out
 

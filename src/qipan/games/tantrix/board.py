@@ -46,14 +46,19 @@ def neighbours(cell: Cell) -> tuple[Cell, ...]:
     return tuple((q + dq, r + dr) for dq, dr in DIRECTIONS)
 
 
-_FACING = (3, 4, 5, 0, 1, 2)  # the side of neighbour d that faces back
-
-
 def side_pattern(edges: dict[Cell, str], cell: Cell) -> str:
-    """The colour each neighbour shows towards ``cell``, side by side ("." where empty)."""
+    """The colour each neighbour shows towards ``cell``, side by side ("." where empty):
+    neighbour d shows its side (d + 3) % 6 (written out: every fits memo miss asks)."""
     get = edges.get
-    return "".join(
-        "." if (e := get(nb)) is None else e[back] for nb, back in zip(neighbours(cell), _FACING, strict=True)
+    n0, n1, n2, n3, n4, n5 = neighbours(cell)
+    e0, e1, e2, e3, e4, e5 = get(n0), get(n1), get(n2), get(n3), get(n4), get(n5)
+    return (
+        ("." if e0 is None else e0[3])
+        + ("." if e1 is None else e1[4])
+        + ("." if e2 is None else e2[5])
+        + ("." if e3 is None else e3[0])
+        + ("." if e4 is None else e4[1])
+        + ("." if e5 is None else e5[2])
     )
 
 

@@ -24,7 +24,9 @@ plays ``CLASSIC``, the weights from before the chains, which keep their old valu
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from dataclasses import dataclass, fields, replace
+from operator import itemgetter
 
 from ...core.errors import OptionError
 from .board import (
@@ -490,9 +492,18 @@ class TrackIndex:
         if not new:
             return self.found
         found, firsts = self.found, self.firsts
-        items = [(firsts[i], found[i]) for i in range(len(found)) if i not in gone] + new
-        items.sort(key=lambda item: item[0])
-        return [track for _, track in items]
+        if gone:
+            kept = [i for i in range(len(found)) if i not in gone]
+            out, keys = [found[i] for i in kept], [firsts[i] for i in kept]
+        else:
+            out, keys = list(found), list(firsts)
+        # The kept tracks are in order already: each new one goes in after the firsts
+        # below or equal to its own (as a stable sort of them all would put it).
+        for first, track in sorted(new, key=itemgetter(0)):
+            at = bisect_right(keys, first)
+            keys.insert(at, first)
+            out.insert(at, track)
+        return out
 
 
 def own_contacts(move, colour: str, edges) -> int:

@@ -99,24 +99,29 @@ def legal_building_moves(state):
     player = state.to_move
     forced = state.step != FREE
     colour, edges = state.colours[player], state.edges
-    hand = sorted(set(state.hands[player]))
-    by_rank: dict[int, list] = {}
+    # Each hand tile with the sides (bit d) where each of its turns shows the colour.
+    hand = [
+        (tile, [sides[colour] for sides in COLOUR_SIDES[tile]]) for tile in sorted(set(state.hands[player]))
+    ]
+    by_rank: tuple[list, ...] = ([], [], [])  # by contacts: a tile shows a colour on two sides
     for cell in state.placement_cells(forced):
         fit = state.space_fits(cell)
+        if not fit:
+            continue
         occupied = 0
         for d, nb in enumerate(neighbours(cell)):
             if nb in edges:
                 occupied |= 1 << d
-        for tile in hand:
-            sides = COLOUR_SIDES[tile]
-            for rot in fit.get(tile, ()):
-                k = (sides[rot][colour] & occupied).bit_count()
-                by_rank.setdefault(k, []).append((tile, cell, rot))
+        for tile, sides in hand:
+            rots = fit.get(tile)
+            if rots:
+                for rot in rots:
+                    by_rank[(sides[rot] & occupied).bit_count()].append((tile, cell, rot))
     restricted = not state.endgame
     allowed: dict = {}  # cell -> R1's doubled colours, None where R2/R3 forbid the cell
-    for k in sorted(by_rank, reverse=True):
+    for ranked in reversed(by_rank):
         legal = []
-        for tile, cell, rot in by_rank[k]:
+        for tile, cell, rot in ranked:
             if restricted:
                 if cell not in allowed:
                     allowed[cell] = state._doubled_colours(cell) if state.geometry_ok(cell) else None
