@@ -101,38 +101,42 @@ def geometry_allows(occupied, counts: dict[Cell, int], cell: Cell) -> bool:
     """The colour-blind closure test of R2 + R3 (rules 4.5.4) for placing at ``cell``.
 
     ``occupied`` holds the occupied cells, ``counts`` their empty neighbours' counts.
-    Virtually fill forced spaces one at a time; the placement is illegal as soon as an
-    empty cell would have four occupied neighbours or two forced spaces touch."""
-    extra: dict[Cell, int] = {}
-    virtual = {cell}
-    forced = {c for c, n in counts.items() if n >= 3 and c != cell}
+    Virtually fill forced spaces one at a time, the lowest first; the placement is illegal
+    as soon as an empty cell would have four occupied neighbours or two forced spaces touch.
 
-    def add(filled: Cell) -> bool:
+    It runs for every space of every table a playout or an evaluation asks about, so:
+    a virtually filled cell's count is set far below any count (six more neighbours
+    cannot bring it to 3), and two forced spaces touching is checked when a space
+    becomes forced (they touch from then until one is filled, which fails anyway)."""
+    get = counts.get
+    forced = {c for c, n in counts.items() if n >= 3 and c != cell}
+    touching = any(nb in forced for f in forced for nb in neighbours(f))
+    extra = {cell: _VIRTUAL}  # virtually filled cells and the empty ones they touch
+    filled = cell
+    while True:
         for nb in neighbours(filled):
-            if nb in occupied or nb in virtual:
+            if nb in occupied:
                 continue
             k = extra.get(nb, 0) + 1
             extra[nb] = k
-            total = counts.get(nb, 0) + k
-            if total >= 4:
-                return False
-            if total == 3:
-                forced.add(nb)
-        return True
-
-    if not add(cell):
-        return False
-    while forced:
-        for f in forced:
-            for nb in neighbours(f):
-                if nb in forced:
+            total = get(nb, 0) + k
+            if total >= 3:
+                if total >= 4:
                     return False
-        f = min(forced)
-        forced.discard(f)
-        virtual.add(f)
-        if not add(f):
+                if not touching:
+                    touching = any(other in forced for other in neighbours(nb))
+                forced.add(nb)
+        if not forced:
+            return True
+        if touching:
             return False
-    return True
+        filled = min(forced)
+        forced.discard(filled)
+        extra[filled] = _VIRTUAL
+
+
+#: ``geometry_allows``' extra count of a virtually filled cell: never forced again.
+_VIRTUAL = -7
 
 
 # -- the tiles -------------------------------------------------------------------------
