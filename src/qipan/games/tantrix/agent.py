@@ -227,13 +227,23 @@ class TantrixAgent(Agent):
         return worst - base
 
     def _cache_after(self, cell) -> dict:
-        return without_near(self._base_cache, cell)
+        """The decision's liveness cache without the cells near a tile on ``cell`` (a fresh
+        dict: the evaluation adds to it); with ``incremental`` filtered once per cell, as
+        every tile and turn on one cell asks for the same."""
+        if not self.incremental:
+            return without_near(self._base_cache, cell)
+        far = self._far_caches.get(cell)
+        if far is None:
+            far = self._far_caches[cell] = without_near(self._base_cache, cell)
+        return dict(far)
 
     def _index_tracks(self, state) -> None:
-        """Take ``state`` as the decision's position for ``_evaluate_after``."""
+        """Take ``state`` as the decision's position for ``_evaluate_after`` (and its
+        liveness cache, already filled, for ``_cache_after``)."""
         if self.incremental:
             self._tracks = {c: TrackIndex(state.edges, c) for c in set(state.colours)}
             self._geometry: dict = {}  # occupied cells added (sorted) -> closure answers
+            self._far_caches: dict = {}  # cell -> the base cache without the cells near it
 
     def _evaluate_after(self, state, player: int, added, cache: dict) -> float:
         """``evaluate(state, player, cache)`` where ``state`` is the decision's position
