@@ -261,5 +261,88 @@ def test_the_classic_agent_keeps_its_search():
 
     classic = TantrixClassicAgent
     assert not (classic.halving or classic.focused_replies or classic.incremental or classic.fast_playouts)
+    assert not (classic.reply_cutoff or classic.reply_when_affordable)
     assert not (classic.whole_rounds or classic.rank_unreplied)
     assert (classic.reply_share, classic.reply_weight) == (0.4, 0.5)
+
+
+def _one_ply_ranking(agent, state):
+    """The agent's one-ply ranking of ``state``'s moves, best first, with its decision
+    caches set up as ``select`` sets them."""
+    player = state.to_move
+    work = state.copy()
+    agent._base_cache = {}
+    evaluate(work, player, agent._base_cache, agent.weights)
+    agent._index_tracks(work)
+    scored = []
+    for move in state.legal_moves():
+        work.play_unchecked(move)
+        scored.append((agent._score(work, player, move), move))
+        work.undo()
+    scored.sort(key=lambda vm: vm[0], reverse=True)
+    return work, player, scored
+
+
+def test_the_reply_cutoff_keeps_the_best_moves_and_their_values_exact(monkeypatch):
+    """Cut off, the reply check ranks the same ``CANDIDATES`` moves first with the same
+    values as the full check (which looks at every reply of every move), in fewer
+    evaluations; the moves cut off come after them."""
+    from qipan.games.tantrix.playouts import CANDIDATES
+
+    evaluations = {True: 0, False: 0}
+    checked = 0
+    for seed in range(12):
+        for state in decisions(2, seed, min_board=12):
+            if state.step != 2 or len(state.legal_moves()) < 2 * CANDIDATES:
+                continue
+            ranked = {}
+            for cutoff in (False, True):
+                agent = TantrixAgent(seed=1)
+                agent.reply_cutoff = cutoff
+                work, player, scored = _one_ply_ranking(agent, state)
+                real = agent._evaluate_after
+
+                def counted(*args, cutoff=cutoff, real=real):
+                    evaluations[cutoff] += 1
+                    return real(*args)
+
+                monkeypatch.setattr(agent, "_evaluate_after", counted)
+                ranked[cutoff] = agent._reply_search(work, player, scored, None)
+            full, cut = ranked[False], ranked[True]
+            assert [m for _, m in cut[:CANDIDATES]] == [m for _, m in full[:CANDIDATES]]
+            assert [v for v, _ in cut[:CANDIDATES]] == pytest.approx(
+                [v for v, _ in full[:CANDIDATES]], abs=1e-12
+            )
+            assert all(v <= cut[CANDIDATES - 1][0] for v, _ in cut[CANDIDATES:])
+            checked += 1
+            break
+        if checked >= 4:
+            break
+    assert checked >= 4
+    assert evaluations[True] < evaluations[False]
+
+
+def test_the_reply_check_runs_only_when_its_time_can_check_two_moves(monkeypatch):
+    from qipan.games.tantrix import agent as agent_module
+    from qipan.games.tantrix.agent import REPLY_MOVE_COST, TantrixClassicAgent, reply_affordable
+    from qipan.games.tantrix.board import FREE
+
+    assert reply_affordable(2 * REPLY_MOVE_COST * 0.01, 0.01)
+    assert not reply_affordable(1.9 * REPLY_MOVE_COST * 0.01, 0.01)
+    # The wiring (not the clock): a reply check that costs far more than any time limit is
+    # skipped by the `tantrix` agent, not by `tantrix-classic`, and runs when it is free.
+    calls = []
+    monkeypatch.setattr(
+        TantrixAgent,
+        "_reply_search",
+        lambda self, work, player, scored, deadline: calls.append(self.name) or scored,
+    )
+    monkeypatch.setattr(agent_module, "best_by_halving", lambda state, player, ranked, *rest: ranked[0][1])
+    monkeypatch.setattr(agent_module, "best_by_playouts", lambda state, player, ranked, *rest: ranked[0][1])
+    state = next(s for s in decisions(2, 3, min_board=8) if s.step == FREE and len(s.legal_moves()) > 2)
+    for cost, expected in ((1e9, ["tantrix-classic"]), (0.0, ["tantrix", "tantrix-classic"])):
+        monkeypatch.setattr(agent_module, "REPLY_MOVE_COST", cost)
+        calls.clear()
+        for agent_class in (TantrixAgent, TantrixClassicAgent):
+            agent_class(seed=2, time=30.0).choose(state.copy())
+        assert calls == expected
