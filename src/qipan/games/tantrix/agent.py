@@ -13,9 +13,7 @@ hurt the opponent and avoids ones that help them.
 It then looks at the opponent's reply (hands are open): for its free moves, best first by
 that score, it finds the next opponent's best placement from their hand (the one worst
 for us: lengthening their line or cutting ours) and ranks those moves again by a mix of
-the one-ply score and the score after that reply. The ``tantrix`` agent cuts that search
-off where it cannot change the moves the playouts get (``_reply_search``), and skips it
-when its time share could not check two moves (``reply_affordable``).
+the one-ply score and the score after that reply.
 
 With a time limit (or a ``playouts`` budget) the few best moves, free moves and forced
 fills alike, are then played out at random to the end again and again (``playouts.py``)
@@ -40,7 +38,7 @@ from ...core import CHANCE, Option
 from ...core.errors import SearchTimeout
 from .board import FREE, distance, neighbours, rotate_cell, track_value
 from .evaluation import AGENT, CLASSIC, DEFAULT, TrackIndex, Weights, evaluate, order_moves
-from .playouts import CANDIDATES, PRIOR_PLAYOUTS, best_by_halving, best_by_playouts
+from .playouts import PRIOR_PLAYOUTS, best_by_halving, best_by_playouts
 
 #: Cells within this distance of a new tile are re-examined by the evaluation.
 NEAR = 3
@@ -56,10 +54,6 @@ REPLY_WEIGHT = 0.5
 REPLY_TOP_TRACKS = 2
 #: With playouts to follow, the share of a free move's time left for the reply check.
 REPLY_SHARE = 0.4
-#: A move's reply check costs about this share of the one-ply stage's time (both evaluate
-#: about one position per placement in a hand; benchmarks/tantrix_stages.py: 7 ms a move
-#: against 17-19 ms for the one-ply stage at 0.05 and 0.15 CPU s a move).
-REPLY_MOVE_COST = 0.4
 
 
 #: The agent's own parameters (beyond time, iterations, depth and seed), as its AgentSpec
@@ -122,12 +116,6 @@ class TantrixAgent(Agent):
     reply_weight = REPLY_WEIGHT
     #: How many playouts a candidate's evaluation is worth in the halving.
     playout_prior = PRIOR_PLAYOUTS
-    #: The reply check stops where it cannot change the ``CANDIDATES`` best moves (their
-    #: values stay exact) and tries the replies near our tile first (``_reply_search``).
-    reply_cutoff = True
-    #: With playouts to follow, the reply check runs only if its share of the time can
-    #: check two moves (``reply_affordable``); else the playouts get that time.
-    reply_when_affordable = True
 
     def __init__(
         self,
@@ -165,7 +153,6 @@ class TantrixAgent(Agent):
         evaluate(work, player, self._base_cache, self.weights)
         self._index_tracks(work)
         scored = []
-        one_ply_start = clock.now()
         for i, move in enumerate(order_moves(state, moves)):
             if deadline is not None and i > 0 and clock.now() > deadline:
                 break
@@ -183,15 +170,11 @@ class TantrixAgent(Agent):
             budget, play_out = None, deadline is not None
         else:
             budget, play_out = self.playouts, self.playouts > 0
-        reply = state.step == FREE
-        if reply:
+        if state.step == FREE:
             reply_deadline = deadline
             if play_out and deadline is not None:
                 now = clock.now()
                 reply_deadline = now + self.reply_share * (deadline - now)
-                if self.reply_when_affordable:
-                    reply = reply_affordable(reply_deadline - now, now - one_ply_start)
-        if reply:
             replied = self._reply_search(work, player, scored, reply_deadline)
             # One move checked is no ranking: the playouts then take the one-ply one.
             if len(replied) > 1 or not self.rank_unreplied:
@@ -210,29 +193,14 @@ class TantrixAgent(Agent):
         """Re-rank the free moves, best first, by the opponent's best reply from their open
         hand: as many as the time allows (``REPLY_CANDIDATES`` without a time limit); moves
         not fully examined in time keep out of the ranking (the best one-ply move stays if
-        none was).
-
-        ``reply_cutoff``: a reply only lowers a move's value, so once ``CANDIDATES`` moves
-        are ranked, a move whose one-ply value is below the worst of them cannot enter
-        them (nor can any move after it: the moves come best first), and a move's replies
-        are tried only until one drops it below that bar. The moves cut off are ranked
-        after the kept ones at the bound they reached; the kept ones' values are exact."""
+        none was)."""
         opponent = next_opponent(work, player)
         if opponent is None:
             return scored
         ranked = []
-        moves = scored[: REPLY_CANDIDATES if deadline is None else None]
-        for i, (value, move) in enumerate(moves):
-            floor = None
-            if self.reply_cutoff and len(ranked) >= CANDIDATES:
-                bar = sorted((v for v, _ in ranked), reverse=True)[CANDIDATES - 1]
-                if value <= bar:
-                    ranked += moves[i:]
-                    break
-                if self.reply_weight:  # value + weight * drop < bar: out of the kept moves
-                    floor = value + (bar - value) / self.reply_weight
+        for value, move in scored[: REPLY_CANDIDATES if deadline is None else None]:
             work.play_unchecked(move)
-            reply = self._opponent_reply(work, player, opponent, value, move.data[2], deadline, floor)
+            reply = self._opponent_reply(work, player, opponent, value, move.data[2], deadline)
             work.undo()
             if reply is None:  # out of time
                 break
@@ -240,21 +208,16 @@ class TantrixAgent(Agent):
         ranked.sort(key=lambda vm: vm[0], reverse=True)
         return ranked or scored[:1]
 
-    def _opponent_reply(self, state, player: int, opponent: int, base: float, cell, deadline, floor=None):
+    def _opponent_reply(self, state, player: int, opponent: int, base: float, cell, deadline):
         """How much the opponent's best placement (free or fill, from their hand, on the
-        board after our move) lowers our value; None if the deadline passed meanwhile.
-        ``floor``: stop once a reply takes our value below it (the drop returned is then
-        only as large as found so far)."""
+        board after our move) lowers our value; None if the deadline passed meanwhile."""
         if state.outcome is not None:
             return 0.0
         replies = self._placements_after(state, opponent, cell, True)
         if self.focused_replies and self.incremental:
             replies += self._placements_on(state, opponent, cell, self._reply_cells(state, cell))
         else:
-            free = self._placements_after(state, opponent, cell, False)
-            if self.reply_cutoff:  # the replies that cut our new tile's lines come early
-                free.sort(key=lambda reply: distance(reply.data[2], cell))
-            replies += free
+            replies += self._placements_after(state, opponent, cell, False)
         near_move = self._cache_after(cell)
         hand = state.hands[opponent]
         worst = base
@@ -271,8 +234,6 @@ class TantrixAgent(Agent):
             hand.sort()
             state._unplace(at)
             worst = min(worst, value)
-            if floor is not None and worst < floor:
-                break
         return worst - base
 
     def _cache_after(self, cell) -> dict:
@@ -385,19 +346,9 @@ class TantrixClassicAgent(TantrixAgent):
     incremental = False
     base_weights = CLASSIC
     halving = False
-    reply_cutoff = False
-    reply_when_affordable = False
     focused_replies = False
     reply_share = REPLY_SHARE
     reply_weight = REPLY_WEIGHT
-
-
-def reply_affordable(budget: float, one_ply_time: float) -> bool:
-    """Whether a reply check with ``budget`` seconds can check two moves, at
-    ``REPLY_MOVE_COST`` of the one-ply stage's time (``one_ply_time``) each: one move
-    checked changes no ranking (``rank_unreplied``), so less time is better spent on the
-    playouts."""
-    return budget >= 2 * REPLY_MOVE_COST * one_ply_time
 
 
 def next_opponent(state, player: int) -> int | None:
