@@ -37,6 +37,7 @@ def test_the_agent_plays_its_own_weights_and_changes_fields_of_them():
     assert changed == replace(AGENT, second=0.2)
     assert TantrixClassicAgent(weights="second=0.2").weights == replace(CLASSIC, second=0.2)
     assert AGENT != CLASSIC
+    assert AGENT == replace(CLASSIC, join_depth=3, second=0.25)
     assert {f.name for f in fields(Weights)} >= set(NEUTRAL)
 
 

@@ -18,7 +18,8 @@ fitting tile).
 Joins may chain (``join_depth``): a line joined at one end may be joined again at its other
 end, so three or four lines lying end to end through cells their ends face are one long
 track in the making; the chain's gain is weighted by the product of its joins' chances.
-The ``tantrix`` agent plays ``AGENT`` (chains of up to three joins); ``tantrix-classic``
+The ``tantrix`` agent plays ``AGENT`` (chains of up to three joins, the second-best track
+at a quarter instead of half); ``tantrix-classic``
 plays ``CLASSIC``, the weights from before the chains, which keep their old values."""
 
 from __future__ import annotations
@@ -123,8 +124,9 @@ class Weights:
 #: agents): the evaluation as it was before the knowledge below was added.
 CLASSIC = Weights()
 DEFAULT = CLASSIC
-#: The ``tantrix`` agent's weights: chains of joins (``benchmarks/results/tantrix.md``).
-AGENT = Weights(join_depth=3)
+#: The ``tantrix`` agent's weights: chains of joins, and the second-best track at a quarter
+#: (it predicts nothing of the final margin: ``benchmarks/results/tantrix.md``, 2026-12-02).
+AGENT = Weights(join_depth=3, second=0.25)
 
 
 def _fits(edges, cell: Cell, tiles, enough: int = 1) -> int:
