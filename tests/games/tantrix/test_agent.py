@@ -127,8 +127,13 @@ def test_forced_fill_lookahead_measures_the_opponents_best_fill():
                 fills = s.placements(nxt, forced=True)
                 if not fills:
                     continue
-                base = evaluate(s, player)
-                expected = min([base] + [evaluate(after_fill(s, f), player) for f in fills[:12]]) - base
+                base = evaluate(s, player, None, agent.weights)
+                expected = (
+                    min(
+                        [base] + [evaluate(after_fill(s, f), player, None, agent.weights) for f in fills[:12]]
+                    )
+                    - base
+                )
                 assert abs(agent._opponent_fills(s, player, base, move.data[2]) - expected) < 1e-9
                 assert s.key() == after(state, move).key()  # the look-ahead leaves no trace
                 found += 1
@@ -158,10 +163,16 @@ def test_opponent_reply_is_their_best_placement_from_the_open_hand():
             agent._index_tracks(state)
             move = state.legal_moves()[0]
             s = after(state, move)
-            base = evaluate(s, player)
+            base = evaluate(s, player, None, agent.weights)
             replies = s.placements(opponent, forced=True) + s.placements(opponent, forced=False)
             assert replies
-            expected = min([base] + [evaluate(after_reply(s, opponent, r), player) for r in replies]) - base
+            expected = (
+                min(
+                    [base]
+                    + [evaluate(after_reply(s, opponent, r), player, None, agent.weights) for r in replies]
+                )
+                - base
+            )
             key = s.key()
             got = agent._opponent_reply(s, player, opponent, base, move.data[2], None)
             assert abs(got - expected) < 1e-9
