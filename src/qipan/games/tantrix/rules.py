@@ -84,6 +84,13 @@ class TantrixGame(Game):
 
         return order_moves(state, moves)
 
+    def kernel(self):
+        """The compiled twin of these rules (``kernel.py``), every option and seat count;
+        None without ``qipan[fast]`` or with ``QIPAN_KERNELS=0``."""
+        from .kernel import kernel_for
+
+        return kernel_for(self)
+
 
 class TantrixState(Layout, State):
     def __init__(self, game: TantrixGame, players: int, bag=ALL_NUMBERS):
