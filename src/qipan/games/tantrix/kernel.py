@@ -855,9 +855,9 @@ class TantrixKernel:
         winners = tuple(p for p in range(n) if int(s.h[H_WINNERS]) >> p & 1)
         return Outcome(winners, floats, "all tiles are placed", cells)
 
-    def playouts(self, s: KernelState, player: int) -> Playouts:
-        """A decision's playouts from ``s`` (``Playouts``)."""
-        return Playouts(self, s, player)
+    def playouts(self, s: KernelState, player: int, seed: int = 0) -> Playouts:
+        """A decision's playouts from ``s`` (``Playouts``), the random numbers from ``seed``."""
+        return Playouts(self, s, player, seed)
 
     def warm_up(self, ref) -> None:
         """Compile (or load from the cache) the rules and the playouts by running them."""
@@ -865,7 +865,9 @@ class TantrixKernel:
         while s.h[H_PHASE] != P_PLAY:
             self.play(s, self.legal(s)[0])
         self.building(s)
-        self.playouts(s, 0).round(self.legal(s)[:2], None, 1)
+        runs = self.playouts(s, 0)
+        runs.round(self.legal(s)[:2], None, 1)
+        runs.after(self.move(self.legal(s)[0]), list(ALL_NUMBERS))
 
 
 def policy() -> np.ndarray:
@@ -884,9 +886,40 @@ class Playouts:
         self.k, self.s, self.player = kernel, s, player
         self.fpar = policy()
         self.rng = np.array([seed_word(seed)], np.uint64)
+        self._order = self._tiles = None
+        self._codes = np.zeros(1, np.int64)
+        self._out = np.zeros(1, np.float64)
 
     def seed(self, seed: int) -> None:
         self.rng[0] = seed_word(seed)
+
+    def after(self, move, order) -> float:
+        """One playout after the rules' ``move`` (``best_by_halving``'s ``runner``); the
+        same ``order`` list for a whole round is converted once."""
+        if order is not self._order:
+            self._order = order
+            self._tiles = np.array(order if order else [0], np.int64)
+        code = self._codes
+        code[0] = self.k.code(move)
+        k, s = self.k, self.s
+        playout_round(
+            s.oi,
+            s.cnt,
+            s.h,
+            s.par,
+            k._sc,
+            k._mark,
+            self.rng,
+            self._tiles,
+            len(order) if order else 0,
+            self.fpar,
+            k._buf,
+            k._stack,
+            code,
+            self.player,
+            self._out,
+        )
+        return float(self._out[0])
 
     def round(self, codes, order, seed: int | None = None) -> list[float]:
         """One playout after each move of ``codes``; ``order``: the bag's order (a list of
