@@ -85,6 +85,7 @@ def test_agent_plays_out_free_moves_and_fills(monkeypatch):
         return real(state, player, rng, order, fast)
 
     monkeypatch.setattr(playouts, "playout", counting)
+    monkeypatch.setenv("QIPAN_KERNELS", "0")  # the Python playouts (test_kernel.py: the kernel's)
     agent = TantrixAgent(seed=3, playouts=12)
     steps = set()
     for seed in range(12):
@@ -114,7 +115,9 @@ def test_with_a_time_limit_playouts_run_until_the_deadline_unless_turned_off(mon
         handed.append((deadline is not None, budget))
         return ranked[0][1]
 
-    def recording_halving(state, player, ranked, rng, deadline=None, budget=None, fast=True, prior=None):
+    def recording_halving(
+        state, player, ranked, rng, deadline=None, budget=None, fast=True, prior=None, runner=None
+    ):
         return recording(state, player, ranked, rng, deadline, budget)
 
     monkeypatch.setattr(agent_module, "best_by_playouts", recording)
@@ -247,6 +250,7 @@ def test_the_classic_agent_keeps_the_listing_playouts(monkeypatch):
     monkeypatch.setattr(
         playouts, "playout", lambda *a, **k: seen.append(a[4] if len(a) > 4 else k) or real(*a)
     )
+    monkeypatch.setenv("QIPAN_KERNELS", "0")  # the tantrix agent's Python playouts
     state = next(s for s in decisions(2, 4, min_board=10) if s.step == FREE and len(s.legal_moves()) > 3)
     for name, fast in (("tantrix", True), ("tantrix-classic", False)):
         seen.clear()

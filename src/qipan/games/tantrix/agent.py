@@ -111,6 +111,9 @@ class TantrixAgent(Agent):
     reply_weight = REPLY_WEIGHT
     #: How many playouts a candidate's evaluation is worth in the halving.
     playout_prior = PRIOR_PLAYOUTS
+    #: Run the playouts in the compiled kernel (``kernel.py``) when ``game.kernel()`` has
+    #: one (``QIPAN_KERNELS=0``: never): the same policy, many times more playouts.
+    kernel_playouts = True
 
     def __init__(
         self,
@@ -129,6 +132,8 @@ class TantrixAgent(Agent):
             self.weights = weights or self.base_weights
         else:
             self.weights = Weights.parse(_OPTION["weights"].coerce(weights), self.base_weights)
+        if self.kernel_playouts:
+            warm_up_kernel()  # compiled (or loaded) now, not inside a timed move
 
     def select(self, state):
         moves = state.legal_moves()
@@ -178,11 +183,34 @@ class TantrixAgent(Agent):
             return scored[0][1]
         if self.halving:
             return best_by_halving(
-                work, player, scored, self.rng, deadline, budget, self.fast_playouts, self.playout_prior
+                work,
+                player,
+                scored,
+                self.rng,
+                deadline,
+                budget,
+                self.fast_playouts,
+                self.playout_prior,
+                self._kernel_runner(work, player),
             )
         return best_by_playouts(
             work, player, scored, self.rng, deadline, budget, self.fast_playouts, self.whole_rounds
         )
+
+    def _kernel_runner(self, work, player: int):
+        """The compiled playouts of this decision (``kernel.Playouts.after``): one kernel
+        state for the decision, the random numbers from the agent's; None for the Python
+        playouts (no kernel, or a table the kernel's window cannot hold)."""
+        if not self.kernel_playouts:
+            return None
+        kernel = work.game.kernel()
+        if kernel is None:
+            return None
+        from .kernel import holds
+
+        if not holds(work):
+            return None
+        return kernel.playouts(kernel.state(work), player, self.rng.getrandbits(63)).after
 
     def _reply_search(self, work, player: int, scored, deadline):
         """Re-rank the free moves, best first, by the opponent's best reply from their open
@@ -317,6 +345,25 @@ class TantrixClassicAgent(TantrixAgent):
     halving = False
     reply_share = REPLY_SHARE
     reply_weight = REPLY_WEIGHT
+    kernel_playouts = False
+
+
+def warm_up_kernel() -> None:
+    """Compile (or load from Numba's disk cache) the kernel's functions once per process:
+    every Tantrix kernel shares them, so one game's warm-up serves all."""
+    global _WARM
+    if _WARM:
+        return
+    from .rules import TantrixGame
+
+    game = TantrixGame()
+    kernel = game.kernel()
+    if kernel is not None:
+        kernel.warm_up(game.new(players=2))
+        _WARM = True
+
+
+_WARM = False
 
 
 @cache

@@ -192,7 +192,15 @@ HALVING_MIN_ROUNDS = 2
 
 
 def best_by_halving(
-    state, player: int, ranked, rng, deadline=None, budget=None, fast: bool = True, prior=PRIOR_PLAYOUTS
+    state,
+    player: int,
+    ranked,
+    rng,
+    deadline=None,
+    budget=None,
+    fast: bool = True,
+    prior=PRIOR_PLAYOUTS,
+    runner=None,
 ):
     """The best of ``ranked`` ((evaluation, move), best first) by sequential halving: the
     candidates are played out in whole rounds (one playout each on a shared draw order) and
@@ -202,7 +210,8 @@ def best_by_halving(
     ``budget`` playouts in all, or as many as fit before ``deadline`` at the cost measured
     so far; ``prior``: how many playouts the evaluation is worth (``blended``). Too few for ``HALVING_MIN_ROUNDS`` rounds of every candidate: the candidates
     the evaluation ranks lowest are left out from the start. The round a deadline cuts
-    short is left out."""
+    short is left out. ``runner(move, order)``: one playout after ``move`` (the compiled
+    kernel's, ``kernel.Playouts.after``), instead of ``playout`` on a copy of ``state``."""
     alive = list(range(min(CANDIDATES, len(ranked))))
     if len(alive) == 1 or budget is None and deadline is None:
         return ranked[0][1]
@@ -224,9 +233,12 @@ def best_by_halving(
         nonlocal done
         if budget is not None and done >= budget or deadline is not None and clock.now() > deadline:
             return False
-        sim = state.copy()
-        sim.play_unchecked(ranked[k][1])
-        totals[k] += playout(sim, player, rng, order, fast)
+        if runner is not None:
+            totals[k] += runner(ranked[k][1], order)
+        else:
+            sim = state.copy()
+            sim.play_unchecked(ranked[k][1])
+            totals[k] += playout(sim, player, rng, order, fast)
         counts[k] += 1
         done += 1
         return True
