@@ -1,8 +1,10 @@
-"""Playouts per CPU second of the Tantrix agent's two playout paths (``playouts.playout``):
+"""Playouts per CPU second of the Tantrix agent's playout paths (``playouts.playout``):
 listing every legal placement at each step (``tantrix-classic``) against drawing the
-uniform share with ``state.random_move`` (``fast=True``, the ``tantrix`` agent). The same
-policy; the start positions are seeded random two-player games 20 to 40 plies in. Prints
-min / median / max of ``--runs`` runs of about ``--seconds`` CPU seconds each.
+uniform share with ``state.random_move`` (``fast=True``, the ``tantrix`` agent without a
+kernel), and the compiled kernel's (``kernel.Playouts.after``, one call per playout, as the
+``tantrix`` agent runs them with ``qipan[fast]``). The same policy; the start positions are
+seeded random two-player games 20 to 40 plies in. Prints min / median / max of ``--runs``
+runs of about ``--seconds`` CPU seconds each.
 
     .venv/bin/python benchmarks/tantrix_playouts.py --seconds 5 --runs 3
 """
@@ -43,24 +45,45 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     positions = starts()
-    rates = {False: [], True: []}
+    kernel = positions[0].game.kernel()
+    paths = [False, True] + (["kernel"] if kernel is not None else [])
+    if kernel is not None:
+        kernel.warm_up(positions[0].game.new(players=2))  # compiling is not a playout's cost
+        runners = []
+        for state in positions:
+            s = kernel.state(state)
+            player = max(state.to_move, 0)
+            runners.append((kernel.playouts(s, player, seed=1).after, state.legal_moves()[0]))
+    rates = {path: [] for path in paths}
     for _ in range(args.runs):
-        for fast in (False, True):  # interleaved, so a busy moment slows both
+        for path in paths:  # interleaved, so a busy moment slows all
             rng = random.Random(1)
 
-            def work(fast=fast, rng=rng):
+            def work(path=path, rng=rng):
+                if path == "kernel":
+                    for after, move in runners:
+                        after(move, None)
+                    return len(runners)
                 for state in positions:
-                    playouts.playout(state.copy(), 0, rng, fast=fast)
+                    playouts.playout(state.copy(), 0, rng, fast=path)
                 return len(positions)
 
-            rates[fast].append(cpu_rate(work, args.seconds))
-    for fast, label in ((False, "listing (tantrix-classic)"), (True, "fast (tantrix)")):
-        r = sorted(rates[fast])
+            rates[path].append(cpu_rate(work, args.seconds))
+    labels = {
+        False: "listing (tantrix-classic)",
+        True: "fast (tantrix, Python)",
+        "kernel": "kernel (tantrix)",
+    }
+    for path in paths:
+        r = sorted(rates[path])
         print(
-            f"{label:26s} playouts per CPU s: min {r[0]:.1f}  median {statistics.median(r):.1f}  max {r[-1]:.1f}"
+            f"{labels[path]:26s} playouts per CPU s: min {r[0]:.1f}  median {statistics.median(r):.1f}  max {r[-1]:.1f}"
         )
     ratio = statistics.median(rates[True]) / statistics.median(rates[False])
-    print(f"ratio of the medians: {ratio:.2f}")
+    print(f"ratio of the medians, fast / listing: {ratio:.2f}")
+    if kernel is not None:
+        ratio = statistics.median(rates["kernel"]) / statistics.median(rates[True])
+        print(f"ratio of the medians, kernel / fast: {ratio:.1f}")
 
 
 if __name__ == "__main__":

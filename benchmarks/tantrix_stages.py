@@ -69,6 +69,18 @@ def instrument(seconds: Counter, counts: Counter) -> None:
         return real_playout(*args, **kwargs)
 
     playouts_module.playout = counted_playout
+    from qipan.fast import HAVE_NUMBA
+
+    if HAVE_NUMBA:  # the agent's playouts on the compiled kernel (one call each)
+        from qipan.games.tantrix import kernel as kernel_module
+
+        real_after = kernel_module.Playouts.after
+
+        def counted_after(*args, **kwargs):
+            counts["playout"] += 1
+            return real_after(*args, **kwargs)
+
+        kernel_module.Playouts.after = counted_after
 
 
 def main() -> None:

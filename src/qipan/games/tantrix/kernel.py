@@ -886,7 +886,7 @@ class Playouts:
         self.k, self.s, self.player = kernel, s, player
         self.fpar = policy()
         self.rng = np.array([seed_word(seed)], np.uint64)
-        self._order = self._tiles = None
+        self._order, self._tiles = None, np.zeros(1, np.int64)  # ``order`` None: random draws
         self._codes = np.zeros(1, np.int64)
         self._out = np.zeros(1, np.float64)
 
