@@ -80,7 +80,17 @@ def paired_scores(pairs: dict[int, list[float]]) -> list[float]:
     return [s for k in sorted(pairs) if len(pairs[k]) == 2 for s in pairs[k]]
 
 
-def main(preset: str = "modx", new: str = "modx", old: str = "modx-classic", opening: int = 5) -> None:
+def set_up_worker(knobs: str, configure, settings: str) -> None:
+    """Each worker's set-up: the MOD X knobs, and ``configure(settings)`` when given."""
+    set_knobs(knobs)
+    if configure is not None:
+        configure(settings)
+
+
+def main(
+    preset: str = "modx", new: str = "modx", old: str = "modx-classic", opening: int = 5, configure=None
+) -> None:
+    """``configure(text)``: sets up the new agent from ``--set`` (in each worker)."""
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -93,15 +103,19 @@ def main(preset: str = "modx", new: str = "modx", old: str = "modx-classic", ope
     parser.add_argument("--new-options", default="", help="parameters of the new agent, e.g. caution=0.7")
     parser.add_argument("--sprt", metavar="P0,P1", help="stop once an SPRT decides, e.g. 0.55,0.65")
     parser.add_argument("--knobs", default="", help="the new agent's evaluation weights, e.g. long_scale=0.5")
+    if configure is not None:
+        parser.add_argument("--set", default="", help=configure.__doc__)
     args = parser.parse_args()
-    set_knobs(args.knobs)  # checked here, set again in each worker
+    settings = getattr(args, "set", "")
+    set_up_worker(args.knobs, configure, settings)  # checked here, set again in each worker
     sprt = sprt_of(args.sprt) if args.sprt else None
     decision = None
     extra = f",{args.new_options}" if args.new_options else ""
     entrants = [f"{new}:time={args.time}{extra}", f"{old}:time={args.time}"]
     print(
         f"{preset}: {entrants[0]} vs {entrants[1]}, {args.pairs} pairs, CPU clock, {args.jobs} jobs"
-        + (f", knobs {args.knobs}" if args.knobs else ""),
+        + (f", knobs {args.knobs}" if args.knobs else "")
+        + (f", set {settings}" if settings else ""),
         flush=True,
     )
     started = time.perf_counter()
@@ -118,7 +132,9 @@ def main(preset: str = "modx", new: str = "modx", old: str = "modx-classic", ope
         for g in range(2 * args.pairs)
     ]
     pairs: dict[int, list[float]] = {}
-    with ProcessPoolExecutor(max_workers=args.jobs, initializer=set_knobs, initargs=(args.knobs,)) as pool:
+    with ProcessPoolExecutor(
+        max_workers=args.jobs, initializer=set_up_worker, initargs=(args.knobs, configure, settings)
+    ) as pool:
         futures = {pool.submit(play_tournament_game, job): g for g, job in enumerate(jobs)}
         pending = set(futures)
         while pending:

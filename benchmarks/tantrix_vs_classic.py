@@ -16,5 +16,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from modx_vs_classic import main  # noqa: E402  (sets the CPU clock before qipan is imported)
 
+
+def configure(text: str) -> None:
+    """the tantrix agent's decision parameters, e.g. candidates=8,reply_share=0.2
+    (class attributes of TantrixAgent: candidates, reply_share, playout_prior, build_share)"""
+    if not text:
+        return
+    from qipan.games.tantrix.agent import TantrixAgent
+
+    known = ("candidates", "reply_share", "playout_prior", "build_share")
+    for item in filter(None, text.split(",")):
+        name, _, value = item.partition("=")
+        if name not in known:
+            raise SystemExit(f"--set: no parameter {name!r}; known: {', '.join(known)}")
+        setattr(TantrixAgent, name, int(value) if name == "candidates" else float(value))
+
+
 if __name__ == "__main__":
-    main(preset="tantrix", new="tantrix", old="tantrix-classic", opening=0)
+    main(preset="tantrix", new="tantrix", old="tantrix-classic", opening=0, configure=configure)

@@ -116,7 +116,16 @@ def test_with_a_time_limit_playouts_run_until_the_deadline_unless_turned_off(mon
         return ranked[0][1]
 
     def recording_halving(
-        state, player, ranked, rng, deadline=None, budget=None, fast=True, prior=None, runner=None
+        state,
+        player,
+        ranked,
+        rng,
+        deadline=None,
+        budget=None,
+        fast=True,
+        prior=None,
+        runner=None,
+        candidates=6,
     ):
         return recording(state, player, ranked, rng, deadline, budget)
 

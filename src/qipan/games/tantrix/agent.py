@@ -40,7 +40,7 @@ from ...core import CHANCE, Option
 from ...core.errors import SearchTimeout
 from .board import FREE, rotate_cell
 from .evaluation import AGENT, CLASSIC, DEFAULT, TrackIndex, Weights, evaluate, order_moves
-from .playouts import PRIOR_PLAYOUTS, best_by_halving, best_by_playouts
+from .playouts import BUILD_SHARE, CANDIDATES, PRIOR_PLAYOUTS, best_by_halving, best_by_playouts
 
 #: Cells within this distance of a new tile are re-examined by the evaluation.
 NEAR = 3
@@ -111,6 +111,10 @@ class TantrixAgent(Agent):
     reply_weight = REPLY_WEIGHT
     #: How many playouts a candidate's evaluation is worth in the halving.
     playout_prior = PRIOR_PLAYOUTS
+    #: How many of the best-ranked moves the halving plays out.
+    candidates = CANDIDATES
+    #: The building share of the kernel's playouts (the Python ones: ``BUILD_SHARE``).
+    build_share = BUILD_SHARE
     #: Run the playouts in the compiled kernel (``kernel.py``) when ``game.kernel()`` has
     #: one (``QIPAN_KERNELS=0``: never): the same policy, many times more playouts.
     kernel_playouts = True
@@ -192,6 +196,7 @@ class TantrixAgent(Agent):
                 self.fast_playouts,
                 self.playout_prior,
                 self._kernel_runner(work, player),
+                self.candidates,
             )
         return best_by_playouts(
             work, player, scored, self.rng, deadline, budget, self.fast_playouts, self.whole_rounds
@@ -210,7 +215,9 @@ class TantrixAgent(Agent):
 
         if not holds(work):
             return None
-        return kernel.playouts(kernel.state(work), player, self.rng.getrandbits(63)).after
+        runs = kernel.playouts(kernel.state(work), player, self.rng.getrandbits(63))
+        runs.fpar[0] = self.build_share
+        return runs.after
 
     def _reply_search(self, work, player: int, scored, deadline):
         """Re-rank the free moves, best first, by the opponent's best reply from their open

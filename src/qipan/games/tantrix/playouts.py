@@ -201,6 +201,7 @@ def best_by_halving(
     fast: bool = True,
     prior=PRIOR_PLAYOUTS,
     runner=None,
+    candidates=CANDIDATES,
 ):
     """The best of ``ranked`` ((evaluation, move), best first) by sequential halving: the
     candidates are played out in whole rounds (one playout each on a shared draw order) and
@@ -211,8 +212,9 @@ def best_by_halving(
     so far; ``prior``: how many playouts the evaluation is worth (``blended``). Too few for ``HALVING_MIN_ROUNDS`` rounds of every candidate: the candidates
     the evaluation ranks lowest are left out from the start. The round a deadline cuts
     short is left out. ``runner(move, order)``: one playout after ``move`` (the compiled
-    kernel's, ``kernel.Playouts.after``), instead of ``playout`` on a copy of ``state``."""
-    alive = list(range(min(CANDIDATES, len(ranked))))
+    kernel's, ``kernel.Playouts.after``), instead of ``playout`` on a copy of ``state``;
+    ``candidates``: how many of the best-ranked moves take part at most."""
+    alive = list(range(min(candidates, len(ranked))))
     if len(alive) == 1 or budget is None and deadline is None:
         return ranked[0][1]
     totals = [0.0] * len(alive)
