@@ -67,6 +67,27 @@ for _t in ALL_NUMBERS:
             ORI[_turn * 6 + _d] = _c
             CS[_turn * 4 + _c] |= 1 << _d
             EXIT[_turn * 6 + _d] = next(x for x in range(6) if x != _d and _o[x] == _o[_d])
+
+
+def _fit_table():
+    """FITR[pattern, tile]: the rotations (bit k) in which ``tile`` fits a space whose side d
+    shows digit d of ``pattern`` in base 5 (0: no neighbour, 1 + colour otherwise)."""
+    digits = np.array([[p // 5**d % 5 for d in range(6)] for p in range(5**6)], np.int64)
+    turns = ORI.reshape(57 * 6, 6)
+    out = np.zeros((5**6, 57), np.int64)
+    for tile in ALL_NUMBERS:
+        for k in range(6):
+            turn = turns[tile * 6 + k]
+            ok = ((digits == 0) | (digits - 1 == turn[None, :])).all(axis=1)
+            out[ok, tile] |= 1 << k
+    return out.ravel()
+
+
+#: FITR[pattern * 57 + tile] (``_fit_table``), handed to the kernels in the scratch tuple:
+#: Numba's disk cache refuses functions that read a large global array.
+FITR = _fit_table()
+NTILE = 57
+POW5 = np.array([5**d for d in range(6)], np.int64)
 POPCOUNT = np.array([bin(m).count("1") for m in range(64)], np.int64)
 _VIRTUAL = -7  # board.geometry_allows' count of a virtually filled cell
 
@@ -127,26 +148,14 @@ def spaces(oi, cnt, h, forced, out):
 
 
 @njit
-def sides(oi, cell, need):
-    """The occupied sides of ``cell`` (bit d), and in ``need`` for each colour the sides
-    whose neighbour shows that colour towards it."""
-    occupied = 0
-    for c in range(4):
-        need[c] = 0
+def pattern(oi, cell):
+    """The sides of the space ``cell`` as a ``FITR`` pattern."""
+    p = 0
     for d in range(6):
         t = oi[cell + DELTA[d]]
         if t >= 0:
-            occupied |= 1 << d
-            need[ORI[t * 6 + (d + 3) % 6]] |= 1 << d
-    return occupied
-
-
-@njit
-def fits(turn, occupied, need):
-    for c in range(4):
-        if CS[turn * 4 + c] & occupied != need[c]:
-            return False
-    return True
+            p += (1 + ORI[t * 6 + (d + 3) % 6]) * POW5[d]
+    return p
 
 
 @njit
@@ -259,7 +268,7 @@ def placements(oi, cnt, h, seat, forced, out, sc, stop_at_first):
     hn = h[H_HANDN + seat]
     if hn == 0:
         return 0
-    flist, fmark, extra, touched, fl, cells, need, dbl = sc
+    flist, fmark, extra, touched, fl, cells, dbl, fitr = sc
     restricted = not (h[H_PHASE] == P_PLAY and h[H_BAG] == 0)
     ncells = spaces(oi, cnt, h, forced, cells)
     nf = spaces(oi, cnt, h, True, flist) if restricted else 0
@@ -267,15 +276,11 @@ def placements(oi, cnt, h, seat, forced, out, sc, stop_at_first):
     hand = H_HAND + 6 * seat
     for i in range(ncells):
         cell = cells[i]
-        occupied = sides(oi, cell, need)
+        pat = pattern(oi, cell)
         any_fit = False
         for j in range(hn):
-            t = h[hand + j]
-            for rot in range(6):
-                if fits(t * 6 + rot, occupied, need):
-                    any_fit = True
-                    break
-            if any_fit:
+            if fitr[pat * NTILE + h[hand + j]]:
+                any_fit = True
                 break
         if not any_fit:
             continue
@@ -285,10 +290,11 @@ def placements(oi, cnt, h, seat, forced, out, sc, stop_at_first):
             doubled(oi, cnt, cell, dbl)
         for j in range(hn):
             t = h[hand + j]
+            rots = fitr[pat * NTILE + t]
             for rot in range(6):
-                turn = t * 6 + rot
-                if not fits(turn, occupied, need):
+                if not rots >> rot & 1:
                     continue
+                turn = t * 6 + rot
                 if restricted and violates_r1(turn, dbl):
                     continue
                 if stop_at_first:
@@ -696,7 +702,8 @@ class KernelState:
 
 def scratch() -> tuple:
     """The scratch arrays ``placements`` unpacks: forced spaces, closure marks, extra counts,
-    touched cells, the closure's forced list, the spaces, the sides' needs, R1's colours."""
+    touched cells, the closure's forced list, the spaces, R1's colours,
+    and the fit table ``FITR`` (read only)."""
     return (
         np.zeros(NCELL, np.int64),
         np.zeros(NCELL, np.int64),
@@ -704,8 +711,8 @@ def scratch() -> tuple:
         np.zeros(NCELL, np.int64),
         np.zeros(NCELL, np.int64),
         np.zeros(NCELL, np.int64),
-        np.zeros(4, np.int64),
         np.zeros(6, np.int64),
+        FITR,
     )
 
 
