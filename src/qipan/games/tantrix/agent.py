@@ -54,6 +54,9 @@ REPLY_CANDIDATES = 14
 REPLY_WEIGHT = 0.5
 #: With playouts to follow, the share of a free move's time left for the reply check.
 REPLY_SHARE = 0.4
+#: How many playouts the evaluation of a candidate is worth in the ``tantrix`` agent's
+#: halving (``tantrix-classic``: ``playouts.PRIOR_PLAYOUTS``).
+AGENT_PRIOR = 2.0
 
 
 #: The agent's own parameters (beyond time, iterations, depth and seed), as its AgentSpec
@@ -109,8 +112,10 @@ class TantrixAgent(Agent):
     reply_share = REPLY_SHARE
     #: Weight of the drop the opponent's best reply causes (``REPLY_WEIGHT``).
     reply_weight = REPLY_WEIGHT
-    #: How many playouts a candidate's evaluation is worth in the halving.
-    playout_prior = PRIOR_PLAYOUTS
+    #: How many playouts a candidate's evaluation is worth in the halving: two, with the
+    #: kernel's 150-200 playouts a decision at 0.05 s (four scored about 7 points less over
+    #: 400 screening games, ``benchmarks/results/tantrix.md``).
+    playout_prior = AGENT_PRIOR
     #: How many of the best-ranked moves the halving plays out.
     candidates = CANDIDATES
     #: The building share of the kernel's playouts (the Python ones: ``BUILD_SHARE``).
@@ -353,6 +358,7 @@ class TantrixClassicAgent(TantrixAgent):
     reply_share = REPLY_SHARE
     reply_weight = REPLY_WEIGHT
     kernel_playouts = False
+    playout_prior = PRIOR_PLAYOUTS
 
 
 def warm_up_kernel() -> None:
