@@ -571,7 +571,7 @@ def playout(oi, cnt, h, par, sc, mark, rng, order, norder, fpar, buf, stack, bas
     """``playouts.playout`` (fast policy) from the position in ``oi``/``cnt``/``h`` to the
     end: the placed cells are pushed on ``stack`` from ``base`` (the caller takes them back).
     ``order[:norder]``: the tiles in the order the bag gives them (``norder`` 0: random
-    draws). ``fpar``: BUILD_SHARE, MARGIN_SHARE, MARGIN_SCALE (points worth 3/4). Returns
+    draws). ``fpar`` (``policy()``): BUILD_SHARE, MARGIN_SHARE, MARGIN_SCALE, atanh(1/2). Returns
     the number of tiles placed."""
     top = base
     build_share = fpar[0]
