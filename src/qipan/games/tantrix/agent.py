@@ -114,7 +114,8 @@ class TantrixAgent(Agent):
     reply_weight = REPLY_WEIGHT
     #: How many playouts a candidate's evaluation is worth in the halving: two, with the
     #: kernel's 150-200 playouts a decision at 0.05 s (four scored about 7 points less over
-    #: 400 screening games, ``benchmarks/results/tantrix.md``).
+    #: 400 screening games but level on the confirmation seeds: within the noise,
+    #: ``benchmarks/results/tantrix.md``).
     playout_prior = AGENT_PRIOR
     #: How many of the best-ranked moves the halving plays out.
     candidates = CANDIDATES
