@@ -598,18 +598,7 @@ def playout(oi, cnt, h, par, sc, mark, rng, order, norder, fpar, buf, stack, bas
             continue
         n = legal(oi, cnt, h, buf, sc)
         if random_bits(rng) < build_share:
-            colour = par[R_COLOUR + h[H_TO_MOVE]]
-            most = -1
-            k = 0
-            for i in range(n):
-                c = contacts(oi, buf[i], colour)
-                if c > most:
-                    most = c
-                    k = 0
-                if c == most:
-                    buf[k] = buf[i]
-                    k += 1
-            n = k
+            n = most_contacts(oi, buf, n, par[R_COLOUR + h[H_TO_MOVE]])
         code = buf[rand_below(rng, n)]
         stack[top] = ((code - PLACE) >> 4) >> 6
         top += 1
@@ -669,8 +658,13 @@ def playout_round(oi, cnt, h, par, sc, mark, rng, order, norder, fpar, buf, stac
 def building(oi, cnt, h, par, buf, sc):
     """The legal placements with the most own-colour contacts (``playouts.building_moves``),
     in the rules' order, into ``buf``; returns how many."""
-    n = legal(oi, cnt, h, buf, sc)
-    colour = par[R_COLOUR + h[H_TO_MOVE]]
+    return most_contacts(oi, buf, legal(oi, cnt, h, buf, sc), par[R_COLOUR + h[H_TO_MOVE]])
+
+
+@njit
+def most_contacts(oi, buf, n, colour):
+    """Keep of the placements ``buf[:n]`` those that turn ``colour`` towards the most
+    neighbours (``contacts``), in order, at the front of ``buf``; returns how many."""
     most = -1
     k = 0
     for i in range(n):
