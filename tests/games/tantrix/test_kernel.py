@@ -149,6 +149,30 @@ def test_the_agent_plays_out_on_the_kernel(monkeypatch):
         assert set(calls[before:]) <= set(state.legal_moves())
 
 
+def test_the_agents_seed_decides_its_kernel_playouts():
+    """The same seed and playout budget give the same moves (the kernel's random numbers
+    come from the agent's), and another seed draws other playouts."""
+    states = [
+        s
+        for s in random_positions(game_of("tantrix", {}), 2, 16, seed=9)
+        if not s.endgame and len(s.legal_moves()) > 1
+    ]
+
+    def moves(seed):
+        agent = TantrixAgent(seed=seed, playouts=30)
+        return [agent.choose(s.copy()) for s in states]
+
+    def results(seed):
+        state = states[0]
+        runner = TantrixAgent(seed=seed)._kernel_runner(state, state.to_move)
+        move = state.legal_moves()[0]
+        return [runner(move, None) for _ in range(20)]
+
+    assert moves(4) == moves(4)
+    assert results(4) == results(4)
+    assert results(4) != results(5)
+
+
 def test_the_classic_agent_stays_on_python_playouts():
     state = random_positions(game_of("tantrix", {}), 2, 1, seed=3)[0]
     assert TantrixClassicAgent()._kernel_runner(state, state.to_move) is None
