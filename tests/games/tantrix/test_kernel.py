@@ -173,6 +173,27 @@ def test_the_agents_seed_decides_its_kernel_playouts():
     assert results(4) != results(5)
 
 
+def test_playouts_in_two_threads_at_once_give_the_sequential_results():
+    """The server's bots think in threads and the kernel's functions release the GIL: each
+    thread's playouts must use their own scratch arrays."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    game = game_of("tantrix", {})
+    kernel = game.kernel()
+    states = [s for s in random_positions(game, 2, 4, seed=21) if not s.endgame][:2]
+
+    def run(i):
+        state = states[i % len(states)]
+        runs = kernel.playouts(kernel.state(state), state.to_move, seed=i)
+        codes = [kernel.code(m) for m in state.legal_moves()[:4]]
+        return [runs.round(codes, None) for _ in range(60)]
+
+    alone = [run(i) for i in range(4)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(run, range(4)))
+    assert together == alone
+
+
 def test_the_classic_agent_stays_on_python_playouts():
     state = random_positions(game_of("tantrix", {}), 2, 1, seed=3)[0]
     assert TantrixClassicAgent()._kernel_runner(state, state.to_move) is None
@@ -203,6 +224,7 @@ def kernel_playouts(kernel, state, n: int, build_share: float):
     fpar[0] = build_share
     rng = np.array([seed_word(5)], np.uint64)
     totals, results = [], []
+    w = kernel.work()
     for _ in range(n):
         s = kernel.state(state)
         K.playout(
@@ -210,14 +232,14 @@ def kernel_playouts(kernel, state, n: int, build_share: float):
             s.cnt,
             s.h,
             s.par,
-            kernel._sc,
-            kernel._mark,
+            w.sc,
+            w.mark,
             rng,
             np.zeros(1, np.int64),
             0,
             fpar,
-            kernel._buf,
-            kernel._stack,
+            w.buf,
+            w.stack,
             0,
         )
         totals.append(s.h[K.H_SCORE] + s.h[K.H_SCORE + 1])

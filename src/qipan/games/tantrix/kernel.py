@@ -19,6 +19,7 @@ Move codes: a draw of tile t is ``t``; a placement is
 from __future__ import annotations
 
 import math
+import threading
 
 from ...fast import njit, np, rand_below, seed_word
 from .board import ALL_NUMBERS, DEAL, DIRECTIONS, ORDER, ORIENTED, PLAY
@@ -719,6 +720,20 @@ def holds(ref) -> bool:
     return all(abs(q) < room and abs(r) < room for q, r in ref.board)
 
 
+class Work:
+    """One thread's scratch arrays for the compiled functions (``TantrixKernel.work``)."""
+
+    __slots__ = ("sc", "mark", "buf", "stack")
+
+    def __init__(self):
+        self.sc = scratch()
+        self.mark = np.zeros(NCELL, np.int64)
+        #: Moves of one position (at most a few hundred placements, 56 draws).
+        self.buf = np.zeros(4096, np.int64)
+        #: The cells a playout filled (56 tiles at most).
+        self.stack = np.zeros(64, np.int64)
+
+
 class TantrixKernel:
     """The compiled twin of one Tantrix rule set (setup, tiebreak, doubles, colours), for
     every number of players the game allows."""
@@ -729,10 +744,16 @@ class TantrixKernel:
     def __init__(self, game):
         self.game = game
         self._pars: dict[int, np.ndarray] = {}
-        self._sc = scratch()
-        self._mark = np.zeros(NCELL, np.int64)
-        self._buf = np.zeros(4096, np.int64)
-        self._stack = np.zeros(64, np.int64)
+        # The compiled functions release the GIL and the server's bots think in threads:
+        # every thread gets its own scratch arrays.
+        self._local = threading.local()
+
+    def work(self) -> Work:
+        """This thread's scratch arrays (made at its first call)."""
+        work = getattr(self._local, "work", None)
+        if work is None:
+            work = self._local.work = Work()
+        return work
 
     def par(self, players: int) -> np.ndarray:
         """The parameters of a ``players``-seat game (colours by seat, setup, tiebreak)."""
@@ -774,16 +795,19 @@ class TantrixKernel:
         return s
 
     def legal(self, s: KernelState) -> list[int]:
-        n = legal(s.oi, s.cnt, s.h, self._buf, self._sc)
-        return self._buf[:n].tolist()
+        w = self.work()
+        n = legal(s.oi, s.cnt, s.h, w.buf, w.sc)
+        return w.buf[:n].tolist()
 
     def building(self, s: KernelState) -> list[int]:
         """The legal placements with the most own-colour contacts, in the rules' order."""
-        n = building(s.oi, s.cnt, s.h, s.par, self._buf, self._sc)
-        return self._buf[:n].tolist()
+        w = self.work()
+        n = building(s.oi, s.cnt, s.h, s.par, w.buf, w.sc)
+        return w.buf[:n].tolist()
 
     def play(self, s: KernelState, code: int) -> None:
-        play(s.oi, s.cnt, s.h, s.par, self._sc, self._mark, code)
+        w = self.work()
+        play(s.oi, s.cnt, s.h, s.par, w.sc, w.mark, code)
 
     @staticmethod
     def code(move) -> int:
@@ -902,20 +926,20 @@ class Playouts:
             self._tiles = np.array(order if order else [0], np.int64)
         code = self._codes
         code[0] = self.k.code(move)
-        k, s = self.k, self.s
+        w, s = self.k.work(), self.s
         playout_round(
             s.oi,
             s.cnt,
             s.h,
             s.par,
-            k._sc,
-            k._mark,
+            w.sc,
+            w.mark,
             self.rng,
             self._tiles,
             len(order) if order else 0,
             self.fpar,
-            k._buf,
-            k._stack,
+            w.buf,
+            w.stack,
             code,
             self.player,
             self._out,
@@ -927,7 +951,7 @@ class Playouts:
         tiles, each draw the first still in the bag) or None for random draws."""
         if seed is not None:
             self.seed(seed)
-        k, s = self.k, self.s
+        w, s = self.k.work(), self.s
         tiles = np.array(order if order else [0], np.int64)
         out = np.zeros(len(codes), np.float64)
         playout_round(
@@ -935,14 +959,14 @@ class Playouts:
             s.cnt,
             s.h,
             s.par,
-            k._sc,
-            k._mark,
+            w.sc,
+            w.mark,
             self.rng,
             tiles,
             len(order) if order else 0,
             self.fpar,
-            k._buf,
-            k._stack,
+            w.buf,
+            w.stack,
             np.array(codes, np.int64),
             self.player,
             out,
