@@ -924,26 +924,8 @@ class Playouts:
         if order is not self._order:
             self._order = order
             self._tiles = np.array(order if order else [0], np.int64)
-        code = self._codes
-        code[0] = self.k.code(move)
-        w, s = self.k.work(), self.s
-        playout_round(
-            s.oi,
-            s.cnt,
-            s.h,
-            s.par,
-            w.sc,
-            w.mark,
-            self.rng,
-            self._tiles,
-            len(order) if order else 0,
-            self.fpar,
-            w.buf,
-            w.stack,
-            code,
-            self.player,
-            self._out,
-        )
+        self._codes[0] = self.k.code(move)
+        self._run(self._codes, self._tiles, len(order) if order else 0, self._out)
         return float(self._out[0])
 
     def round(self, codes, order, seed: int | None = None) -> list[float]:
@@ -951,9 +933,14 @@ class Playouts:
         tiles, each draw the first still in the bag) or None for random draws."""
         if seed is not None:
             self.seed(seed)
-        w, s = self.k.work(), self.s
-        tiles = np.array(order if order else [0], np.int64)
         out = np.zeros(len(codes), np.float64)
+        tiles = np.array(order if order else [0], np.int64)
+        self._run(np.array(codes, np.int64), tiles, len(order) if order else 0, out)
+        return out.tolist()
+
+    def _run(self, codes, tiles, norder: int, out) -> None:
+        """``playout_round`` on this position with this thread's scratch arrays."""
+        w, s = self.k.work(), self.s
         playout_round(
             s.oi,
             s.cnt,
@@ -963,15 +950,14 @@ class Playouts:
             w.mark,
             self.rng,
             tiles,
-            len(order) if order else 0,
+            norder,
             self.fpar,
             w.buf,
             w.stack,
-            np.array(codes, np.int64),
+            codes,
             self.player,
             out,
         )
-        return out.tolist()
 
 
 def kernel_for(game):
