@@ -103,6 +103,18 @@ def seed_word(seed: int) -> int:
     return (z ^ z >> 31) or 1
 
 
+# -- bit counting for the kernels (Morris bitboards, the Tantrix bag); the cache caveat of
+# ``rand_below`` holds here too.
+@njit
+def popcount(m):
+    """The number of set bits of a non-negative int (a bitboard, a bag)."""
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
 def njit_signed(signature: str):
     """``njit`` with an explicit signature, for recursive functions: Numba 0.68 caches a
     recursive function whose type it infers with an unresolved symbol for itself, and a new

@@ -39,7 +39,7 @@ from dataclasses import fields
 
 from ...agents import clock, uct_kernel
 from ...agents.uct_kernel import M_NODES, N_GAME, Tree, append_node, best_move
-from ...fast import njit, njit_inline, njit_signed, np, rand_below, seed_word
+from ...fast import njit, njit_inline, njit_signed, np, popcount, rand_below, seed_word
 
 # -- table and parameter layout --------------------------------------------------------------
 PT_NBR, PT_NPAIRS, PT_PAIRS, PT_NDAN, PT_DAN, PT_NGANG, PT_GANG_MID, PT_GANG_OTHER = 0, 1, 2, 6, 7, 11, 12, 16
@@ -87,15 +87,6 @@ ONGOING, DRAW, OVERFLOW = -1, 2, -2
 ) = range(10)
 #: Room for the moves of one position (the largest, 12 stones take-2 flying, stays far below).
 MAX_MOVES = 2048
-
-
-@njit
-def popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
 
 
 # 2**i mod 37 is distinct for i < 36: the index of a single bit by one look-up.

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import threading
 
-from ...fast import njit, np, rand_below, seed_word
+from ...fast import njit, np, popcount, rand_below, seed_word
 from .board import ALL_NUMBERS, DEAL, DIRECTIONS, ORDER, ORIENTED, PLAY
 
 WIDTH = 128
@@ -586,7 +586,7 @@ def playout(oi, cnt, h, par, sc, mark, rng, order, norder, fpar, buf, stack, bas
                         break
             else:
                 m = h[H_BAG]
-                k = rand_below(rng, popcount64(m))
+                k = rand_below(rng, popcount(m))
                 t = 0
                 while True:
                     if m >> t & 1:
@@ -605,15 +605,6 @@ def playout(oi, cnt, h, par, sc, mark, rng, order, norder, fpar, buf, stack, bas
         top += 1
         play(oi, cnt, h, par, sc, mark, code)
     return top - base
-
-
-@njit
-def popcount64(m):
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
 
 
 @njit
