@@ -366,15 +366,10 @@ def warm_up_kernel() -> None:
     """Compile (or load from Numba's disk cache) the kernel's functions once per process:
     every Tantrix kernel shares them, so one game's warm-up serves all."""
     global _WARM
-    if _WARM:
-        return
-    from .rules import TantrixGame
+    if not _WARM:
+        from ...fast import warm_up
 
-    game = TantrixGame()
-    kernel = game.kernel()
-    if kernel is not None:
-        kernel.warm_up(game.new(players=2))
-        _WARM = True
+        _WARM = bool(warm_up(["tantrix"]))  # empty (so tried again later) with kernels off
 
 
 _WARM = False
