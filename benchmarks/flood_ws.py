@@ -50,7 +50,10 @@ async def new_game(http, ws_base: str, game: str) -> tuple[str, list[Player], li
     return created["id"], players, tasks
 
 
-async def play(players: list[Player], moves: int, rng: random.Random) -> list[float]:
+async def play(
+    players: list[Player], moves: int, rng: random.Random, starts: list[float] | None = None
+) -> list[float]:
+    """The round-trip of each move (seconds); ``starts``: gets each move's wall-clock start."""
     times = []
     for _ in range(moves):
         seat = players[0].state["to_move"]
@@ -61,6 +64,8 @@ async def play(players: list[Player], moves: int, rng: random.Random) -> list[fl
             break
         ply = state["ply"]
         start = time.perf_counter()
+        if starts is not None:
+            starts.append(time.time())
         await players[seat].ws.send(
             json.dumps({"type": "move", "move": rng.choice(state["legal"])["text"], "ply": ply})
         )

@@ -62,20 +62,34 @@ def start_server(
     redis: str | None = None,
     kernels: bool = False,
     wrapper: str | None = None,
+    descriptors: int | None = None,
+    build_tables: bool = False,
 ) -> tuple[subprocess.Popen, str]:
     """The server in a subprocess; ``limits`` is a Limits expression (default: no rate
     limits, as every client of a load test comes from 127.0.0.1); ``redis``: one of several
     processes on ``db``. The compiled kernels serve only bots, and compiling them at start
     takes about a CPU minute, so they are off unless ``kernels`` (bot games alongside).
-    ``wrapper``: a Python file that runs the server code it is given (a profiler)."""
+    ``wrapper``: a Python file that runs the server code it is given (a profiler).
+    ``descriptors``: the server's open-files limit, soft and hard (``ulimit -n``).
+    ``build_tables``: build the perfect-play tables a fresh ``qipan serve`` builds once in the
+    background (about 30 CPU s, in the server's process: off by default, as it would be
+    measured along with the serving where the tables are not built yet)."""
     port = free_port()
     code = (
         "import qipan.server; from qipan.server.limits import Limits; "
-        f"qipan.server.run(port={port}, db={db!r}, log_level='warning', limits={limits}, redis={redis!r})"
+        f"qipan.server.run(port={port}, db={db!r}, log_level='warning', limits={limits}, redis={redis!r}, "
+        f"build_tables={build_tables!r})"
     )
     env = dict(os.environ) if kernels else {**os.environ, "QIPAN_KERNELS": "0"}
     command = [sys.executable, "-c", code] if wrapper is None else [sys.executable, wrapper, code]
-    proc = subprocess.Popen(command, env=env)
+    limit = None
+    if descriptors is not None:
+        import resource
+
+        def limit():
+            resource.setrlimit(resource.RLIMIT_NOFILE, (descriptors, descriptors))
+
+    proc = subprocess.Popen(command, env=env, preexec_fn=limit)
     base = f"http://127.0.0.1:{port}"
     with httpx.Client(timeout=1) as http:  # one client: each new one loads the CA file (20 ms)
         for _ in range(3000):  # a busy machine imports slowly

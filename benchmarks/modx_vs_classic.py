@@ -13,7 +13,7 @@ pairs. ``--max-minutes`` stops starting games (the figure is then over the pairs
 ``qipan.agents.elo`` (alpha = beta = 0.05) decides between them, checked over the games of the
 complete pairs whenever a pair completes; ``--pairs`` is then the most pairs played.
 
-``--knobs`` sets weights of the new agent's evaluation (``outlook.Knobs`` fields) in every
+``--knobs`` sets weights of the new agent's evaluation (``evaluation_outlook.Knobs`` fields) in every
 worker, for screening them, e.g. ``--knobs long_scale=0.5,fork_mover=0``.
 
     .venv/bin/python benchmarks/modx_vs_classic.py --pairs 100 --time 0.05 --jobs 2
@@ -57,13 +57,13 @@ def sprt_of(text: str) -> SPRT:
 
 
 def set_knobs(text: str) -> None:
-    """Replace fields of ``outlook.KNOBS`` from ``name=value,...`` (in each worker process).
+    """Replace fields of ``evaluation_outlook.KNOBS`` from ``name=value,...`` (in each worker process).
     Nothing to set: nothing imported (``tantrix_vs_classic.py`` runs this ``main`` too)."""
     if not text:
         return
     from dataclasses import fields, replace
 
-    from qipan.games.modx import outlook
+    from qipan.games.modx import evaluation_outlook as outlook
 
     types = {f.name: f.type for f in fields(outlook.Knobs)}
     changes = {}

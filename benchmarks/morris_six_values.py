@@ -4,8 +4,7 @@ with the engine's own move generation, compared with ``six_mens_morris_values.js
 
     .venv/bin/python benchmarks/morris_six_values.py [--flying] [--data DIR]
 
-The data folder is ``--data``, else ``$QIPAN_SHARED_DATA``, else ``shared/data`` beside the
-checkout (as the tests find it).
+The data folder is ``--data``, else the repository's ``tests/data`` (as the tests find it).
 
 A capture in the 3-3 subspace leaves the opponent 2 stones (a win), and a blocked side to move
 loses, so the subspace is closed and can be solved on its own."""
@@ -14,24 +13,23 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from pathlib import Path
 
 import qipan
 from qipan.games.morris.solver import three_vs_three_counts
 
-DEFAULT_DATA = os.environ.get("QIPAN_SHARED_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data"
+DEFAULT_DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--flying", action="store_true", help="the flying ruleset (slower)")
-    parser.add_argument("--data", type=Path, default=Path(DEFAULT_DATA), help="the shared data folder")
+    parser.add_argument("--data", type=Path, default=Path(DEFAULT_DATA), help="the data folder (tests/data)")
     args = parser.parse_args()
     data = args.data / "morris" / "six_mens_morris_values.json"
     if not data.is_file():
-        parser.error(f"{data} not found: pass --data DIR or set QIPAN_SHARED_DATA")
+        parser.error(f"{data} not found: pass --data DIR")
     key = "moving_phase_counts_flying_protected" if args.flying else "moving_phase_counts_no_flying_protected"
     expected = json.loads(data.read_text())[key]["table"]["3-3"]["white_to_move"]
     start = time.process_time()

@@ -47,7 +47,7 @@ from qipan.games.morris.solver import three_vs_three_counts
 from qipan.games.morris.tables_check import ProofReport, check_sample, prove_sample, verified_segments
 from qipan.solve.database import tally
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "morris" / "six_mens_morris_values.json"
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "morris" / "six_mens_morris_values.json"
 RULE_SETS = {
     "flying_at_3__mill_protection_with_fallback (seed default)": {"flying": 3, "protection": "fallback"},
     "no_flying__mill_protection_with_fallback": {"flying": None, "protection": "fallback"},

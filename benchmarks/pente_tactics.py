@@ -3,7 +3,7 @@
 ``--build``: play short games (the ``pente`` agent against itself and against
 ``pente-classic``, random openings), take positions 1, 3, 5 or 7 plies before the end of the
 winner's game, keep those whose win within that many plies the exhaustive prover
-(``search.prove``: every defence tried, no evaluation) confirms, with the move the new
+(``kernel_search.prove``: every defence tried, no evaluation) confirms, with the move the new
 threat search (VCF, then VCT) finds there when that move is proved to keep the win; writes
 ``tests/games/pente/data/tactics.json``.
 
@@ -25,7 +25,7 @@ from pathlib import Path
 import qipan
 from qipan.agents import clock
 from qipan.agents import load as load_agent
-from qipan.games.pente.search import searcher_for
+from qipan.games.pente.kernel_search import searcher_for
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "games" / "pente" / "data" / "tactics.json"
 #: Positions wanted per number of plies.
@@ -136,7 +136,7 @@ def build(count: int, seed: int) -> None:
     about = (
         "Pente (19x19, default rules) positions where the side to move wins within `plies` plies "
         "(1, 3, 5 or 7; a faster win may exist) by five or by captures, proved by the exhaustive "
-        "search qipan.games.pente.search.prove; `move` is a winning move found by the new threat "
+        "search qipan.games.pente.kernel_search.prove; `move` is a winning move found by the new threat "
         "search (VCF/VCT) and proved too. Written by benchmarks/pente_tactics.py --build."
     )
     ordered = sorted(found.values(), key=lambda e: (e["plies"], e["position"]))

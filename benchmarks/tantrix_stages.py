@@ -23,12 +23,13 @@ os.environ["QIPAN_AGENT_CLOCK"] = "cpu"  # before qipan is imported
 
 import qipan  # noqa: E402
 from qipan.core import CHANCE, resolve_chance  # noqa: E402
-from qipan.games.tantrix import agent as agent_module  # noqa: E402
 from qipan.games.tantrix import playouts as playouts_module  # noqa: E402
+from qipan.games.tantrix import search as search_module  # noqa: E402
+from qipan.games.tantrix.agent import TantrixAgent  # noqa: E402
 
 
 def instrument(seconds: Counter, counts: Counter) -> None:
-    """Wrap the stages of ``agent_module`` to add up their CPU time and what they changed."""
+    """Wrap the stages of the ``tantrix`` agent's search (``search_module``) to add up their CPU time and what they changed."""
 
     def timed(label, function, changed=None):
         def wrapper(*args, **kwargs):
@@ -56,12 +57,12 @@ def instrument(seconds: Counter, counts: Counter) -> None:
         if len(args[1].legal_moves()) > 1:
             counts["choice"] += 1
 
-    agent_class = agent_module.TantrixAgent
+    agent_class = TantrixAgent
     agent_class.select = timed("decision", agent_class.select, had_choice)
     agent_class._reply_search = timed("reply check", agent_class._reply_search, reply_changed)
     for name in ("best_by_playouts", "best_by_halving"):
-        setattr(agent_module, name, timed("playouts", getattr(agent_module, name), playouts_changed))
-    agent_module.endgame_move = timed("endgame", agent_module.endgame_move)
+        setattr(search_module, name, timed("playouts", getattr(search_module, name), playouts_changed))
+    search_module.endgame_move = timed("endgame", search_module.endgame_move)
     real_playout = playouts_module.playout
 
     def counted_playout(*args, **kwargs):

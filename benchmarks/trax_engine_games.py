@@ -18,7 +18,9 @@ from qipan.agents import clock
 from qipan.games.trax import TraxAgent, TraxGame
 from qipan.games.trax.search import PROVEN
 
-DATA = Path(__file__).resolve().parents[2] / "shared/data/ai/games_against_independent_engines.json"
+DATA = (
+    Path(__file__).resolve().parents[1] / "tests" / "data" / "ai" / "games_against_independent_engines.json"
+)
 
 
 def lost_games(path: Path):

@@ -18,7 +18,7 @@ import statistics
 import time
 
 from qipan.agents import clock
-from qipan.games.trax import ClassicTraxAgent, TraxAgent, TraxGame
+from qipan.games.trax import TraxAgent, TraxClassicAgent, TraxGame
 from qipan.games.trax.search import PROVEN
 from trax_strength import opening_state
 
@@ -108,7 +108,7 @@ def main() -> None:
         for label, make, kernels in (
             ("trax, kernel", TraxAgent, True),
             ("trax, Python", TraxAgent, False),
-            ("trax-classic", ClassicTraxAgent, True),
+            ("trax-classic", TraxClassicAgent, True),
         ):
             depth, nodes, n = depths(make, states, seconds, kernels)
             print(f"  {seconds:>4} s  {label:<13} depth {depth:.2f}  nodes {nodes:>9,.0f}  ({n})", flush=True)

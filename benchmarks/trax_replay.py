@@ -16,7 +16,7 @@ from pathlib import Path
 from qipan.games.trax import TraxGame
 from qipan.games.trax.records import read_tsv
 
-SAMPLE = Path(__file__).resolve().parents[1] / "tests/games/trax/data/trax_8x8_gnutrax_sample.tsv"
+SAMPLE = Path(__file__).resolve().parents[1] / "tests/data/trax/trax_8x8_gnutrax_sample.tsv"
 
 
 def replay_all(records) -> int:

@@ -21,7 +21,7 @@ from qipan.agents.arena import play_opening
 
 # Imported directly (not through the registries) so that other packages being edited
 # cannot break a long benchmark run.
-from qipan.games.trax import ClassicTraxAgent, TraxAgent, TraxGame
+from qipan.games.trax import TraxAgent, TraxClassicAgent, TraxGame
 from qipan.games.trax.threats import winning_moves
 
 VARIANT_OF = {"trax": "unlimited", "trax-8x8": "8x8", "trax-loop": "loop"}
@@ -57,7 +57,7 @@ def play_one(preset: str, index: int, seconds: float, opening_plies: int, max_pl
     new_side = index % 2  # 0: the new agent is White
     agents = {
         new_side: TraxAgent(time=seconds, seed=index),
-        1 - new_side: ClassicTraxAgent(time=seconds, seed=index),
+        1 - new_side: TraxClassicAgent(time=seconds, seed=index),
     }
     spent = {0: 0.0, 1: 0.0}
     while state.outcome is None and state.ply < max_plies:

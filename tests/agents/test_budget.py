@@ -101,7 +101,7 @@ class Scripted(AlphaBetaAgent):
 @pytest.fixture
 def fake_clock(monkeypatch):
     fake = FakeClock()
-    monkeypatch.setattr(clock, "_now", fake)
+    monkeypatch.setattr(clock, "_process_default", fake)
     monkeypatch.setenv("QIPAN_KERNELS", "0")
     return fake
 

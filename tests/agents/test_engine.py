@@ -4,6 +4,9 @@ through whole games, with clean errors when the program dies mid-search or hangs
 
 from __future__ import annotations
 
+import os
+import random
+import subprocess
 import sys
 import threading
 import time
@@ -189,3 +192,143 @@ def test_the_engine_agent_is_off_unless_a_local_front_end_allows_it():
     spec = qipan.agents.agent_spec("engine")
     assert not spec.default_ai and spec.local_only
     assert "engine" not in {a.name for a in qipan.agents.agents_for(qipan.load("pente"), 2)}
+
+
+def test_the_queries_answer_what_a_client_needs_to_follow_a_game():
+    out = Recorder()
+    loop = EngineLoop("three-mens-morris", out)
+    loop.handle("legal")
+    assert out.lines[-1].startswith("legal a1; ") and len(split_moves(out.lines[-1][6:])) == 9
+    loop.handle("tomove")
+    assert out.lines[-1] == "tomove 0"
+    loop.handle("position start moves a1; b1; a2; c1; a3")
+    for query in ("tomove", "result", "legal"):
+        loop.handle(query)
+    assert out.lines[-3:] == [
+        "tomove none",
+        "result over winners 0 scores 1,0 reason three in a line",
+        "legal",
+    ]
+    out.lines.clear()
+    loop.handle("position")
+    assert out.lines[-1] == "positionok"
+    text = "\n".join(line[len("position ") :] for line in out.lines[:-1])
+    assert loop.game.position(text).position() == loop.state.position()
+    loop.handle("undo")
+    loop.handle("result")
+    loop.handle("tomove")
+    assert out.lines[-2:] == ["result ongoing", "tomove 0"]
+    assert [m.text for m in loop.state.history] == ["a1", "b1", "a2", "c1"]
+
+
+def test_undo_at_the_start_is_an_error_and_changes_nothing():
+    out = Recorder()
+    loop = EngineLoop("pente", out)
+    loop.handle("undo")
+    assert out.lines == ["error undo: there is no move to undo"]
+    assert loop.state.ply == 0
+
+
+def test_the_queries_name_the_chance_side_and_scores():
+    out = Recorder()
+    loop = EngineLoop("tantrix", out)
+    loop.handle("newgame seed=3")
+    loop.handle("tomove")
+    loop.handle("legal")
+    assert out.lines[0] == "tomove chance"
+    assert all(m.startswith("+") for m in split_moves(out.lines[1][len("legal ") :]))
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system, every thread) of process ``pid`` so far (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Client:
+    """An engine client written from docs/engine-protocol.md alone: it keeps no rules,
+    asking the engine for the legal moves, the side to move and the result."""
+
+    def __init__(self, cmd: list[str]):
+        self.process = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def send(self, line: str) -> None:
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def until(self, prefix: str) -> list[str]:
+        """The lines up to and including the first that starts with ``prefix``."""
+        lines = []
+        while True:
+            line = self.process.stdout.readline()
+            assert line, f"the engine exited; it said {lines}"
+            lines.append(line.rstrip("\n"))
+            assert not line.startswith("error"), lines
+            if line.startswith(prefix):
+                return lines
+
+    def ask(self, query: str) -> str:
+        self.send(query)
+        return self.until(query)[-1][len(query) :].strip()
+
+    def quit(self) -> None:
+        self.send("quit")
+        self.process.wait(timeout=30)
+
+
+#: 21 random plies of Nine Men's Morris: the agent searches (no opening book).
+OUT_OF_BOOK = (
+    "f4; c5; d5; g7; f2; a1; e5; d1; a7; c4; b6; c3xa7; d7; e3; d6xg7; b4; f6xa1; d2; d7-g7; d2-d3xg7; e5-e4"
+).split("; ")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the engine's CPU time in /proc")
+def test_the_first_go_keeps_its_time_limit_once_the_engine_said_readyok(monkeypatch):
+    monkeypatch.setenv("QIPAN_KERNELS", "1")  # the kernels' start-up is under test here
+    cmd = [PYTHON, "-m", "qipan.cli.main", "engine", "nine-mens-morris"]
+    warm = Client(cmd)  # fills Numba's disk cache if this checkout has not yet
+    warm.send("isready")
+    warm.until("readyok")
+    warm.quit()
+    engine = Client(cmd)
+    engine.send("qpi")
+    engine.until("qpiok")
+    engine.send("isready")
+    engine.until("readyok")
+    before = _cpu_seconds(engine.process.pid)  # what the client waits for after readyok:
+    engine.send(f"position start moves {join_moves(OUT_OF_BOOK)}")  # (building the kernel too)
+    engine.send("go time 0.2")
+    best = engine.until("bestmove")[-1]
+    spent = _cpu_seconds(engine.process.pid) - before
+    engine.quit()
+    assert qipan.load("nine-mens-morris").new().play_many(OUT_OF_BOOK).play(best.split(" ", 1)[1])
+    assert spent < 0.2 + 0.5, f"the first go took {spent:.2f} CPU seconds"
+
+
+def test_a_client_plays_a_whole_game_with_the_queries_alone():
+    engine = Client([PYTHON, "-m", "qipan.cli.main", "engine", "three-mens-morris-kurna", "--agent", "mcts"])
+    engine.send("qpi")
+    engine.until("qpiok")
+    engine.send("isready")
+    engine.until("readyok")
+    engine.send("newgame")
+    moves: list[str] = []
+    rng = random.Random(4)
+    while engine.ask("result") == "ongoing" and len(moves) < 60:
+        seat = engine.ask("tomove")
+        if seat == "0":  # the engine plays seat 0, the client picks a random legal move
+            engine.send("go iterations 50")
+            move = engine.until("bestmove")[-1][len("bestmove ") :]
+        else:
+            move = rng.choice(split_moves(engine.ask("legal")))
+        moves.append(move)
+        engine.send(f"position start moves {join_moves(moves)}")
+    engine.send("position")
+    board = engine.until("positionok")
+    if moves:  # take the last move back and check the position moved back too
+        engine.send("undo")
+        assert engine.ask("result") == "ongoing"
+    engine.quit()
+    state = qipan.load("three-mens-morris-kurna").new().play_many(moves)
+    assert "\n".join(line[len("position ") :] for line in board[:-1]) == state.position()
+    assert state.is_over or len(moves) == 60

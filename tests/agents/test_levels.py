@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import pairwise
 
 import pytest
 
@@ -19,6 +20,7 @@ from qipan.agents.levels import (
     ladder,
     ladder_entrants,
     level_of_entrant,
+    level_rating,
     measured_rating,
     parse_levels,
     score_moves,
@@ -173,6 +175,39 @@ def test_the_levels_the_site_shows_come_from_the_ladder_data():
     assert measured_rating("no-such-game", 3) is None
     assert not any(lv["measured"] for lv in describe_levels("no-such-game"))
     assert [lv["level"] for lv in describe_levels()] == list(range(1, 9))
+
+
+def test_every_measured_ladder_rises_level_by_level():
+    # Levels 4 and 5 once showed one Nine Men's Morris rating: each level a player picks
+    # must be shown as stronger than the one below it.
+    for preset, entry in ladder()["games"].items():
+        ratings = [entry["ratings"][n] for n in sorted(entry["ratings"], key=int)]
+        assert all(low < high for low, high in pairwise(ratings)), (preset, ratings)
+    assert "nine-mens-morris" in ladder()["games"]
+
+
+def test_the_level_card_and_the_bots_list_show_one_rating_per_level_and_game():
+    """Level 3 read 1302 on the card (the game's) and 1251 in the list (a mean over games):
+    both now come from ``level_rating``."""
+    pytest.importorskip("sqlalchemy")
+    from qipan.server.errors import ApiError
+    from qipan.server.ratings import BOT_RATING
+    from qipan.server.site import bots
+
+    for preset in [*ladder()["games"], "trax"]:
+        card = describe_levels(preset)
+        listed = bots(preset)
+        for shown, bot in zip(card, listed, strict=True):
+            assert bot["level"] == shown["level"] and bot["game"] == preset
+            assert bot["measured"] == shown["measured"]
+            if shown["measured"]:
+                assert bot["rating"] == shown["rating"] == level_rating(preset, shown["level"])["rating"]
+            else:
+                assert bot["rating"] == BOT_RATING.rating and bot["provisional"]
+    featured = next(s.id for s in qipan.specs() if s.featured)
+    assert bots() == bots(featured)
+    with pytest.raises(ApiError, match="no game"):
+        bots("no-such-game")
 
 
 class Recording(RandomAgent):

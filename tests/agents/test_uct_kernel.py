@@ -54,7 +54,7 @@ def test_a_tree_that_grows_between_batches_searches_the_same(case, monkeypatch):
     # Each kernel sizes its tree for the iterations asked: start it at 16 nodes instead, so
     # that batches stop short and the arrays (and the Morris pool) double many times.
     from qipan.agents.uct_kernel import Tree
-    from qipan.games.morris import kernel as morris
+    from qipan.games.morris import kernel_search as morris
     from qipan.games.pente import kernel as pente
 
     monkeypatch.setattr(pente, "Tree", lambda nodes, *rest, **options: Tree(16, *rest, **options))

@@ -7,18 +7,14 @@ from click.testing import CliRunner
 
 from qipan.cli.main import cli
 from qipan.cli.session import Session
-from qipan.core import registry
 
-from ..core.toys import TOY_SPECS
+from ..toys import registered
 
 
 @pytest.fixture
 def toys():
-    registry.specs()
-    registry.register(*TOY_SPECS)
-    yield
-    for s in TOY_SPECS:
-        registry.unregister(s.id)
+    with registered():
+        yield
 
 
 def run(*args, input=None):
@@ -42,14 +38,14 @@ def test_bad_game_and_option_are_clear_errors(toys):
 
 
 def test_perft_counts(toys):
-    assert run("perft", "toy-tictactoe", "--depth", "2").output.strip() == "72"
-    assert run("perft", "toy-tictactoe", "--depth", "3").output.strip() == "504"
-    out = run("perft", "toy-tictactoe", "--depth", "2", "--divide").output
+    assert run("perft", "toy-ttt", "--depth", "2").output.strip() == "72"
+    assert run("perft", "toy-ttt", "--depth", "3").output.strip() == "504"
+    out = run("perft", "toy-ttt", "--depth", "2", "--divide").output
     assert "a1: 8" in out and out.strip().endswith("72")
 
 
 def test_bench_prints_rate(toys):
-    assert "actions/s" in run("bench", "toy-tictactoe", "--seconds", "0.2").output
+    assert "actions/s" in run("bench", "toy-ttt", "--seconds", "0.2").output
 
 
 def test_play_session_with_commands(toys, tmp_path):
@@ -58,7 +54,7 @@ def test_play_session_with_commands(toys, tmp_path):
     from qipan import load
 
     s = Session(
-        load("toy-tictactoe"),
+        load("toy-ttt"),
         [None, __import__("qipan").agents.load("alphabeta", depth=2)],
         1,
         read=lambda prompt: next(lines),
@@ -74,47 +70,45 @@ def test_play_session_with_commands(toys, tmp_path):
 
 
 def test_play_command_to_the_end(toys, tmp_path):
-    res = run("play", "toy-tictactoe", "--players", "alphabeta:depth=9,alphabeta:depth=9")
+    res = run("play", "toy-ttt", "--players", "alphabeta:depth=9,alphabeta:depth=9")
     assert "Game over: 1/2-1/2" in res.output
 
 
 def test_replay_single_and_rejected(toys, tmp_path):
     good = tmp_path / "good.json"
-    good.write_text(json.dumps({"game": "toy-tictactoe", "moves": ["a1", "a2", "b1", "b2", "c1"]}))
+    good.write_text(json.dumps({"game": "toy-ttt", "moves": ["a1", "a2", "b1", "b2", "c1"]}))
     out = run("replay", str(good)).output
     assert "1-0" in out and "three in a row" in out
     bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({"game": "toy-tictactoe", "moves": ["a1", "a1"]}))
+    bad.write_text(json.dumps({"game": "toy-ttt", "moves": ["a1", "a1"]}))
     res = CliRunner().invoke(cli, ["replay", str(bad)])
     assert res.exit_code == 2 and "ply 2" in res.output
 
 
 def test_players_errors(toys):
-    res = CliRunner().invoke(cli, ["play", "toy-tictactoe", "--players", "human,mcts,random"])
+    res = CliRunner().invoke(cli, ["play", "toy-ttt", "--players", "human,mcts,random"])
     assert res.exit_code == 2 and "2 players" in res.output
-    res = CliRunner().invoke(cli, ["play", "toy-tictactoe", "--players", "human,gnugo"])
+    res = CliRunner().invoke(cli, ["play", "toy-ttt", "--players", "human,gnugo"])
     assert res.exit_code == 2 and "known agents" in res.output
 
 
 def test_an_agent_that_cannot_play_the_game_is_refused_in_one_line(toys):
     for seats, words in (
-        ("human,trax", "does not play Tic-tac-toe; agents that do:"),
+        ("human,trax", "does not play Toy tic-tac-toe; agents that do:"),
         ("human,nobody", "unknown agent"),
     ):
-        res = CliRunner().invoke(cli, ["play", "toy-tictactoe", "--players", seats])
+        res = CliRunner().invoke(cli, ["play", "toy-ttt", "--players", seats])
         assert res.exit_code == 2 and words in res.output, res.output
         assert len(res.output.strip().splitlines()) == 1 and "Traceback" not in res.output
 
 
 def test_agent_parameters_are_typed_and_bounded_on_the_command_line(toys):
-    res = run(
-        "play", "toy-tictactoe", "--players", "mcts:exploration=0.5,iterations=20,random", "--seed", "1"
-    )
+    res = run("play", "toy-ttt", "--players", "mcts:exploration=0.5,iterations=20,random", "--seed", "1")
     assert res.exit_code == 0 and "Game over" in res.output
     for bad, name in (
         ("mcts:exploration=abc", "exploration"),
         ("mcts:time=nan", "time"),
         ("mcts:speed=1", "speed"),
     ):
-        res = CliRunner().invoke(cli, ["play", "toy-tictactoe", "--players", f"{bad},random"])
+        res = CliRunner().invoke(cli, ["play", "toy-ttt", "--players", f"{bad},random"])
         assert res.exit_code == 2 and name in res.output, res.output

@@ -17,7 +17,7 @@ def test_load_agents_and_errors():
 
 @pytest.mark.parametrize("name", ["mcts", "alphabeta"])
 def test_agents_take_a_win_in_one(toys, name):
-    state = qipan.load("toy-tictactoe").new()
+    state = qipan.load("toy-ttt").new()
     state.play_many(["a1", "a2", "b1", "b2"])  # X to play c1 and win
     agent = agents.load(name, iterations=2000, seed=1) if name == "mcts" else agents.load(name, depth=3)
     assert agent.choose(state).text == "c1"
@@ -25,14 +25,14 @@ def test_agents_take_a_win_in_one(toys, name):
 
 @pytest.mark.parametrize("name", ["mcts", "alphabeta"])
 def test_agents_block_a_win_in_one(toys, name):
-    state = qipan.load("toy-tictactoe").new()
+    state = qipan.load("toy-ttt").new()
     state.play_many(["a1", "b2", "b1"])  # O must block c1
     agent = agents.load(name, iterations=3000, seed=2) if name == "mcts" else agents.load(name, depth=4)
     assert agent.choose(state).text == "c1"
 
 
 def test_alphabeta_perfect_tictactoe_draws(toys):
-    state = qipan.load("toy-tictactoe").new()
+    state = qipan.load("toy-ttt").new()
     agent = agents.load("alphabeta", depth=9)
     while state.outcome is None:
         state.play(agent.choose(state))
@@ -57,7 +57,7 @@ def test_mcts_is_reproducible_and_handles_chance(toys):
 
 
 def test_agent_refuses_finished_game(toys):
-    state = qipan.load("toy-tictactoe").new()
+    state = qipan.load("toy-ttt").new()
     state.play_many(["a1", "a2", "b1", "b2", "c1"])
     with pytest.raises(QipanError, match="over"):
         agents.load("random").choose(state)

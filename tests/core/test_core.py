@@ -12,7 +12,7 @@ from qipan.records import Record, loads
 def test_unknown_game_lists_known_games(toys):
     with pytest.raises(OptionError) as err:
         qipan.load("no-such-game")
-    assert "toy-tictactoe" in str(err.value)
+    assert "toy-ttt" in str(err.value)
 
 
 def test_option_validation(toys):
@@ -29,12 +29,12 @@ def test_option_validation(toys):
 
 def test_player_count_checked(toys):
     with pytest.raises(qipan.QipanError):
-        qipan.load("toy-tictactoe").new(players=3)
+        qipan.load("toy-ttt").new(players=3)
     assert qipan.load("toy-dice").new(players=3).num_players == 3
 
 
 def test_illegal_move_changes_nothing(toys):
-    state = qipan.load("toy-tictactoe").new()
+    state = qipan.load("toy-ttt").new()
     state.play("b2")
     key = state.key()
     with pytest.raises(IllegalMove) as err:
@@ -46,16 +46,16 @@ def test_illegal_move_changes_nothing(toys):
 
 
 def test_undo_is_exact_and_empty_undo_fails(toys):
-    state = qipan.load("toy-tictactoe").new()
+    state = qipan.load("toy-ttt").new()
     with pytest.raises(qipan.QipanError):
         state.undo()
     state.play("a1")
     assert state.undo().text == "a1"
-    assert state.key() == qipan.load("toy-tictactoe").new().key()
+    assert state.key() == qipan.load("toy-ttt").new().key()
 
 
 def test_game_over_rejects_moves(toys):
-    state = qipan.load("toy-tictactoe").new()
+    state = qipan.load("toy-ttt").new()
     state.play_many(["a1", "a2", "b1", "b2", "c1"])
     assert state.outcome.winners == (0,)
     assert state.outcome.result_text() == "1-0"
@@ -75,7 +75,7 @@ def test_chance_nodes(toys):
 
 
 def test_record_json_and_pgn_round_trip(toys):
-    state = qipan.load("toy-tictactoe").new()
+    state = qipan.load("toy-ttt").new()
     state.play_many(["a1", "a2", "b1", "b2", "c1"])
     record = Record.from_state(state, names=["Ann", "Bob"])
     for text in (record.to_json(), record.to_pgn()):
@@ -87,7 +87,7 @@ def test_record_json_and_pgn_round_trip(toys):
 
 
 def test_record_errors_name_the_ply(toys, tmp_path):
-    record = Record("toy-tictactoe", moves=["a1", "a2", "a1"])
+    record = Record("toy-ttt", moves=["a1", "a2", "a1"])
     with pytest.raises(RecordError) as err:
         record.replay()
     assert err.value.ply == 3
@@ -95,7 +95,7 @@ def test_record_errors_name_the_ply(toys, tmp_path):
         with pytest.raises(RecordError):
             loads(text)
     path = tmp_path / "g.json"
-    path.write_text(json.dumps({"game": "toy-tictactoe", "moves": ["a1", "zz"]}))
+    path.write_text(json.dumps({"game": "toy-ttt", "moves": ["a1", "zz"]}))
     with pytest.raises(RecordError, match="ply 2"):
         qipan.records.load(path)
     with pytest.raises(RecordError, match="cannot read"):
@@ -103,7 +103,7 @@ def test_record_errors_name_the_ply(toys, tmp_path):
 
 
 def test_record_result_must_agree_with_rules(toys):
-    state = qipan.load("toy-tictactoe").new()
+    state = qipan.load("toy-ttt").new()
     state.play_many(["a1", "a2", "b1", "b2", "c1"])
     data = Record.from_state(state).to_dict()
     data["result"]["winners"] = [1]
@@ -112,7 +112,7 @@ def test_record_result_must_agree_with_rules(toys):
 
 
 def test_save_and_load_files(toys, tmp_path):
-    state = qipan.load("toy-tictactoe").new()
+    state = qipan.load("toy-ttt").new()
     state.play_many(["a1", "b2"])
     for name in ("g.json", "g.pgn"):
         qipan.records.save(state, tmp_path / name)

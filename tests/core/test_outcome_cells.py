@@ -134,7 +134,7 @@ def test_an_unsolved_tantrix_puzzle_names_nothing():
     assert not state.outcome.winners and state.outcome.cells == ()
 
 
-@pytest.mark.parametrize("preset", ["modx", "modx-3", "modx-teams"])
+@pytest.mark.parametrize("preset", ["modx", "modx-3", "modx-teams", "modx-claims"])
 @pytest.mark.parametrize("seed", range(3))
 def test_modx_cells_are_what_scored_the_win(preset, seed):
     from qipan.games.modx.board import NAMES, PATTERNS, squares_of

@@ -244,3 +244,64 @@ def test_a_tantrix_hand_that_is_no_tile_number_is_a_record_error():
     )
     with deadline(HANG_SECONDS), pytest.raises(QipanError, match="Hands"):
         READERS["tantrix-turns"](text)
+
+
+#: Results a record may carry that are no result: parts missing, wrong types, seats that do
+#: not exist, numbers that are not finite.
+HOSTILE_RESULTS = [
+    {"winners": [0]},
+    {"scores": [1, 0]},
+    {"reason": "resigned"},
+    "1-0",
+    7,
+    [0, 1],
+    {"winners": [9], "scores": [1, 0]},
+    {"winners": [True], "scores": [1, 0]},
+    {"winners": [0], "scores": ["x", 1]},
+    {"winners": "0", "scores": [1, 0]},
+    {"winners": [0], "scores": [1, 0], "cells": 5},
+    {"winners": [0], "scores": [1, 0], "reason": ["x"]},
+    {"winners": [0], "scores": [1, 0] * 50},
+]
+HOSTILE_TAGS = ["2-0", "1-1", "winners 9", "winners 1,1", "0-1-0", "99999999999999999999-0", ""]
+
+
+def result_variants(text: str) -> list[str]:
+    """``text`` with its result made hostile, in each way its format can carry one: a JSON
+    "result" member, PGN-like Result and Scores tags, a result token at the end."""
+    import json
+
+    out = []
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    documents = data if isinstance(data, list) else [data]
+    if data is not None and all(isinstance(d, dict) for d in documents):
+        for hostile in HOSTILE_RESULTS:
+            out.append(
+                json.dumps(
+                    [d | {"result": hostile} for d in documents]
+                    if isinstance(data, list)
+                    else data | {"result": hostile}
+                )
+            )
+        out.append(text.replace('"result"', '"result": 1e999, "x"', 1))
+    for tag in ("Result", "Scores", "Reason"):
+        if f"[{tag} " in text:
+            for hostile in HOSTILE_TAGS + ["inf nan", "1e999 0"]:
+                out.append(re.sub(rf'\[{tag} "[^"\n]*"\]', f'[{tag} "{hostile}"]', text, count=1))
+    for token in HOSTILE_TAGS[:4] + ["{winners 9}"]:
+        out.append(text.rstrip() + " " + token + "\n")
+    return out
+
+
+@pytest.mark.parametrize("name", [n for n in FORMAT_NAMES if SAMPLES.get(n)])
+def test_every_format_reads_its_result_through_the_checked_path(name):
+    """A hostile result is a RecordError in every format (the pipemania-level reader took
+    Outcome.from_dict unchecked: a KeyError or TypeError, a 500 on the analysis upload)."""
+    variants = [v for text in SAMPLES[name] for v in result_variants(text)]
+    assert variants
+    for text in variants:
+        read_and_replay(READERS[name], text)
+        read_and_replay(read_records_text, text)

@@ -12,8 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from qipan.cli.main import cli
-
-from ..data import SHARED_DATA
+from tests.data import DATA
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 #: Examples that cannot run inside a test, with the test that covers them instead.
@@ -53,7 +52,7 @@ def _help_examples() -> list[str]:
 def _replayable_pente_games() -> str:
     """The games of the pente.org sample that replay (the sample also holds a few that
     pente.org stored past their end, which a summary rightly reports as rejected)."""
-    sample = SHARED_DATA / "pente"
+    sample = DATA / "pente"
     index = json.loads((sample / "pente_org_sample_index.json").read_text(encoding="utf-8"))
     games = re.split(r"\n(?=\[Game )", (sample / "pente_org_sample.pgn").read_text(encoding="utf-8"))
     assert len(games) == len(index)

@@ -56,3 +56,33 @@ def test_notebook_page_draws_boards_as_svg(site):
     boards = html.count('class="qipan-board"')
     assert boards == 4, boards
     assert html.count("data-target=") > 20  # the boards are the games' own clickable SVG
+
+
+GAME_PAGES = ["blackpath", "trax", "pipemania", "tantrix", "morris", "pente", "modx"]
+
+
+@pytest.mark.parametrize("page", GAME_PAGES)
+def test_every_game_page_shows_a_board_drawn_by_the_game_and_no_developer_paths(site, page):
+    html = (site / "games" / page / "index.html").read_text(encoding="utf-8")
+    figure = html.split('<figure class="qipan-board"', 1)[1].split("</figure>", 1)[0]
+    assert "<svg" in figure
+    assert "src/qipan" not in html and "shared/" not in html
+
+
+PACKAGES = {f"games/{g}": f"games/{g}" for g in GAME_PAGES} | {"solve": "solve"}
+
+
+def _modules(package: str) -> list[str]:
+    folder = ROOT / "src" / "qipan" / package
+    return [
+        f"qipan.{package.replace('/', '.')}.{p.stem}" for p in folder.glob("*.py") if p.stem != "__init__"
+    ]
+
+
+@pytest.mark.parametrize("page", [*PACKAGES, "records", "fast"])
+def test_the_api_reference_covers_every_module_of_the_games_solvers_records_and_kernels(site, page):
+    html = (site / "api" / page / "index.html").read_text(encoding="utf-8")
+    modules = _modules(PACKAGES[page]) if page in PACKAGES else [f"qipan.{page}"]
+    assert modules
+    missing = [m for m in modules if f'id="{m}"' not in html]
+    assert not missing, missing

@@ -69,3 +69,18 @@ def create_in_lobby(page, base: str, game: str, seats: list[str], realtime: floa
     page.click("#create-button")
     page.wait_for_url("**/g/*", timeout=TIMEOUT)
     return page.url.rstrip("/").split("/")[-1].split("#")[0]
+
+
+PASSWORD = "a long enough password"
+
+
+def sign_up(page, base: str, username: str, then: str = "/") -> None:
+    """Sign up on the account page; the page then goes to ``then`` and shows the account."""
+    page.goto(f"{base}/account?next={then}")
+    page.fill("#signup-username", username)
+    page.fill("#signup-password", PASSWORD)
+    page.fill("#signup-again", PASSWORD)
+    page.click("#signup-button")
+    page.wait_for_url(f"{base}{then}", timeout=TIMEOUT)
+    page.wait_for_selector("#me-link", timeout=TIMEOUT)
+    assert page.text_content("#me-link") == username

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -15,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from browser_steps import DESKTOP  # noqa: E402
 from server_helpers import ServerProcess  # noqa: E402
 
-CHROMIUM = os.environ.get("QIPAN_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("QIPAN_CHROMIUM") or shutil.which("chromium") or "chromium"
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -43,7 +44,8 @@ def live_server(tmp_path_factory):
         yield RunningServer(os.environ["QIPAN_E2E_SERVER"])
         return
     db = f"sqlite:///{tmp_path_factory.mktemp('e2e') / 'e2e.sqlite3'}"
-    server = ServerProcess(db).start()
+    # Every browser here comes from 127.0.0.1: two accounts there may still play rated.
+    server = ServerProcess(db, env={"QIPAN_RATED_SAME_ADDRESS": "1"}).start()
     yield server
     server.kill()
 
@@ -53,7 +55,12 @@ def browser():
     # Module scope, not session: Playwright's sync API keeps an asyncio loop running in the
     # main thread while it is open, and later tests call asyncio.run().
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is not installed at {CHROMIUM}: apt-get install -y chromium")
+        # A newcomer's machine may lack it: the browser tests say so and the rest still runs.
+        # CI must run them (.ci/run installs Chromium), so there a missing browser fails.
+        message = f"Chromium is not installed at {CHROMIUM}: apt-get install -y chromium"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message + " (then the browser tests run)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

@@ -143,7 +143,7 @@ def main(argv: list[str]) -> None:
     from playwright.sync_api import sync_playwright
     from server_helpers import ServerProcess
 
-    out = Path(argv[0]) if argv else Path("/work/screenshots")
+    out = Path(argv[0]) if argv else Path("screenshots")
     out.mkdir(parents=True, exist_ok=True)
     presets = argv[1:] or list(PLIES)
     import os

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import httpx
 from browser_steps import TIMEOUT, click_path, wait_ply
-from tests.data import SHARED_DATA
+from tests.data import DATA
 
 
 def real_trax_game() -> tuple[str, int]:
     """A real 8x8 game from the GnuTrax sample that Red wins at its last ply."""
-    for line in (SHARED_DATA / "trax" / "trax_8x8_gnutrax_sample.tsv").read_text().splitlines():
+    for line in (DATA / "trax" / "trax_8x8_gnutrax_sample.tsv").read_text().splitlines():
         if line.startswith("#") or not line.strip():
             continue
         _, record, plies, expected, _ = line.split("\t")
@@ -78,3 +78,28 @@ def test_a_bad_file_is_refused_with_its_reason(live_server, new_page):
         "document.getElementById('error').textContent.includes('does not replay')", timeout=TIMEOUT
     )
     assert "ply 3" in page.locator("#error").inner_text()
+
+
+def test_the_board_marks_targets_and_the_result_as_the_game_page_does(live_server, new_page):
+    """Pente's 361 points are not ringed (shown on hover only, as on the game page); an
+    uploaded Trax game's winning loop is highlighted; a resigned record says so at its end."""
+    page = new_page()
+    page.goto(live_server.base + "/analysis?game=pente&moves=%5B%22K10%22%5D&ply=1")
+    wait_ply(page, 1)
+    assert page.locator("#board.many-targets").count() == 1
+    ringed = page.evaluate(
+        "Array.from(document.querySelectorAll('#board .qp-target'))"
+        ".filter((n) => getComputedStyle(n).strokeDasharray !== 'none').length"
+    )
+    assert page.locator("#board .qp-target").count() > 300 and ringed == 0
+
+    record, plies = real_trax_game()
+    upload(page, "game.trx", record + "\n")
+    wait_ply(page, plies)
+    assert page.locator("#board .qp-win").count() > 0
+
+    tokens = record.split()[:4]
+    upload(page, "resigned.trx", " ".join(tokens) + " RESIGN\n")
+    wait_ply(page, 4)
+    page.wait_for_function("document.getElementById('result').dataset.winners === '1'", timeout=TIMEOUT)
+    assert not page.errors

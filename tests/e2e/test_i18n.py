@@ -101,6 +101,19 @@ def test_a_refusal_from_the_rules_reaches_the_page_translated(live_server, conte
     assert page.text_content("#create-error") == "關卡配置的每一列必須有相同的格數"
 
 
+def test_the_position_editor_speaks_chinese_and_says_why_a_position_is_impossible(live_server, context_for):
+    page = context_for("zh-TW")
+    page.goto(live_server.base + "/editor?game=pente")
+    page.wait_for_selector("#board svg [data-target='K10']", timeout=TIMEOUT)
+    assert page.title() == "qipan — 局面編輯器"
+    assert page.text_content("#reset") == "初始局面"
+    page.fill("#position-text", "1:K10,K10")  # one point given twice
+    page.click("#apply-text")
+    page.wait_for_function("document.getElementById('error').textContent.length > 0", timeout=TIMEOUT)
+    assert page.text_content("#error") == "這個局面不可能出現：K10 出現了兩次"
+    assert page.errors == []
+
+
 def test_the_lobby_plays_the_computer_at_a_level(live_server, context_for):
     """Pick a game and a level: a game against the computer opens, the computer in the
     other seat (the levels the server lists, else its agents with a time per move)."""

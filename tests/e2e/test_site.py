@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browser_steps import PHONE, TIMEOUT, click_path, game_state, wait_ply, wait_status  # noqa: E402
+from browser_steps import PHONE, TIMEOUT, click_path, game_state, sign_up, wait_ply, wait_status  # noqa: E402
 
 import qipan  # noqa: E402
 from conftest import SCREENSHOTS  # noqa: E402
@@ -28,17 +28,6 @@ def shots():
     folder = Path(os.environ.get("QIPAN_SCREENSHOTS", SCREENSHOTS))
     folder.mkdir(parents=True, exist_ok=True)
     return folder
-
-
-def sign_up(page, base: str, username: str) -> None:
-    page.goto(f"{base}/account?next=/")
-    page.fill("#signup-username", username)
-    page.fill("#signup-password", PASSWORD)
-    page.fill("#signup-again", PASSWORD)
-    page.click("#signup-button")
-    page.wait_for_url(f"{base}/", timeout=TIMEOUT)
-    page.wait_for_selector("#me-link", timeout=TIMEOUT)
-    assert page.text_content("#me-link") == username
 
 
 def capture_seeker(state):
@@ -164,7 +153,7 @@ def test_rated_seek_played_to_the_end_with_a_spectator(live_server, new_page, sh
     # The profile shows the rating history plot and the game with a replay link.
     alice.goto(f"{base}/u/alice")
     alice.wait_for_selector(
-        '#history svg polyline[data-series="morris rapid"]', state="attached", timeout=TIMEOUT
+        '#history svg polyline[data-series="nine-mens-morris rapid"]', state="attached", timeout=TIMEOUT
     )
     alice.wait_for_selector(f'#profile-games a[href="/replay/{game_id}"]', timeout=TIMEOUT)
     alice.screenshot(path=str(shots / "site-profile.png"), full_page=True)

@@ -1,5 +1,7 @@
-"""Golden playthroughs (OpenSpiel style): for every preset, one seeded game with, at every
-ply, the position text, the legal moves, the move played and, at the end, the outcome.
+"""Golden playthroughs (OpenSpiel style): for every preset, one seeded game from the start to
+its end with, at every ply, the position text, the legal moves, the move played and, at the
+end, the outcome. ``test_golden.py`` compares them with the rules, and
+``test_golden_kernels.py`` replays them through every compiled kernel.
 
 A change that alters any rule, the order of the legal moves, the notation or the text
 picture shows up as a difference in ``tests/golden/<preset>.txt``. When the change is
@@ -23,9 +25,11 @@ from qipan.core import CHANCE, sample_chance
 
 HERE = Path(__file__).parent
 SEED = 20261201
-#: Plies recorded per preset: enough to pass the opening rules of every game while keeping
-#: the files small enough to review (a 19x19 Pente ply lists 361 moves).
-MAX_PLIES = 40
+#: A playthrough goes on to the end of the game, so a file shows every phase its preset has
+#: (placing, moving and flying in Morris; the setup, the free moves, the forced fills and the
+#: last tiles in Tantrix; ...) and how it ends. Every preset's seeded game ends well before
+#: this cap; a file that reaches it fails the golden test.
+MAX_PLIES = 1000
 
 
 def path_for(preset: str) -> Path:
@@ -59,11 +63,33 @@ def playthrough(preset: str, seed: int = SEED, max_plies: int = MAX_PLIES) -> st
             out.append(f"not over after {max_plies} plies")
             break
         moves = state.legal_moves()
-        out.append(f"legal ({len(moves)}): {' '.join(m.text for m in moves)}")
+        out.append(legal_line(moves))
         move = sample_chance(state, rng) if state.to_move == CHANCE else rng.choice(moves)
         out.append(f"move: {move.text}")
         state.play(move)
     return "\n".join(out) + "\n"
+
+
+def legal_line(moves) -> str:
+    """The line that lists the legal moves of a ply (move texts may hold spaces: the line is
+    compared whole, never split)."""
+    return f"legal ({len(moves)}): {' '.join(m.text for m in moves)}"
+
+
+def read(text: str) -> list[tuple[str, str]]:
+    """The plies of a golden file: for each move played, the line of the legal moves before
+    it and the move's text, in order."""
+    plies = []
+    legal: str | None = None
+    for line in text.splitlines():
+        if line.startswith("legal ("):
+            legal = line
+        elif line.startswith("move: "):
+            if legal is None:
+                raise ValueError(f"a move without its legal moves: {line!r}")
+            plies.append((legal, line[len("move: ") :]))
+            legal = None
+    return plies
 
 
 def main(argv: list[str]) -> None:

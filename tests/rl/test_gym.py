@@ -27,20 +27,35 @@ def _episode(env, seed: int) -> tuple[list[int], float]:
     return actions, reward
 
 
+#: The default preset of every family.
+FAMILIES = ["blackpath", "trax", "pipemania", "tantrix", "nine-mens-morris", "pente", "modx"]
+
+
 @pytest.mark.filterwarnings("ignore")
-def test_gymnasium_checker_passes():
-    check_env(qipan.rl.single_agent("pente", opponent="random", illegal="lose"), skip_render_check=True)
+@pytest.mark.parametrize("preset", FAMILIES)
+def test_gymnasium_checker_passes_on_the_default_wrapper(preset):
+    # check_env samples actions without the mask: the default wrapper refuses them as a step.
+    check_env(qipan.rl.single_agent(preset))
+    check_env(qipan.rl.single_agent(preset, render_mode="human"))
 
 
-def test_an_illegal_action_loses_or_raises_as_asked():
-    env = qipan.rl.single_agent("pente", illegal="lose")
+def test_human_rendering_prints_the_text_board(capsys):
+    env = qipan.rl.single_agent("three-mens-morris", render_mode="human")
+    env.reset(seed=1)
+    assert env.render() is None
+    assert capsys.readouterr().out == env.aec.state.text() + "\n"
+    assert qipan.rl.single_agent("three-mens-morris", render_mode="ansi").render() is None  # before reset
+
+
+def test_an_illegal_action_is_refused_as_a_lost_episode_or_raises_as_asked():
+    env = qipan.rl.single_agent("pente")
     obs, _ = env.reset(seed=1)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     before = env.aec.state.position()
     _, reward, terminated, _, info = env.step(illegal)
     assert (reward, terminated, info) == (-1.0, True, {"illegal": True})
     assert env.aec.state.position() == before
-    strict = qipan.rl.single_agent("pente")
+    strict = qipan.rl.single_agent("pente", illegal="raise")
     strict.reset(seed=1)
     with pytest.raises(IllegalMove):
         strict.step(illegal)

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 import qipan  # noqa: E402
 import qipan.rl  # noqa: E402
@@ -23,6 +23,16 @@ PRESETS = [spec.id for spec in qipan.specs()]
 def test_pettingzoo_api_and_seed_tests(preset):
     api_test(qipan.rl.env(preset), num_cycles=3, verbose_progress=False)
     seed_test(lambda: qipan.rl.env(preset), num_cycles=3)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_pettingzoo_render_test_human_prints_the_board(preset, capsys):
+    render_test(lambda render_mode=None: qipan.rl.env(preset, render_mode=render_mode))
+    env = qipan.rl.env(preset, render_mode="human")
+    env.reset(seed=0)
+    capsys.readouterr()
+    assert env.render() is None
+    assert capsys.readouterr().out == env.state.text() + "\n"
 
 
 @pytest.mark.filterwarnings("ignore:Observation")
@@ -95,4 +105,4 @@ def test_bad_arguments_are_clear_errors():
     with pytest.raises(QipanError, match="players"):
         qipan.rl.env("pente", players=3)
     with pytest.raises(QipanError, match="render_mode"):
-        qipan.rl.env("pente", render_mode="human")
+        qipan.rl.env("pente", render_mode="rgb_array")

@@ -167,6 +167,25 @@ class Seat:
             await asyncio.gather(self.reader, return_exceptions=True)
 
 
+async def play_random_move(
+    seats: dict[int, Seat], rng, request: int, sent: dict[int, str]
+) -> tuple[int, str]:
+    """The seat to move plays a random legal move (request id ``request``, put in ``sent``
+    by ply before it goes), acknowledged, and every seat sees it. Returns (ply, move)."""
+    state = seats[0].state
+    mover = seats[state["to_move"]]
+    await mover.wait(lambda s, ply=state["ply"]: s["ply"] == ply and s["legal"])
+    ply = mover.state["ply"]
+    move = rng.choice(mover.state["legal"])["text"]
+    sent[ply] = move
+    await mover.ws.send(f'{{"type": "move", "move": "{move}", "ply": {ply}, "id": {request}}}')
+    reply = await mover.reply(request)
+    assert reply["type"] == "ok", reply
+    for seat in seats.values():
+        await seat.wait(lambda s, ply=ply: s["ply"] > ply or s["status"] != "active")
+    return ply, move
+
+
 async def open_seat(bases: list[str], game_id: str, token: str | None, start: int = 0) -> tuple[Seat, int]:
     """A seat's socket on the first of ``bases`` (from ``start``) that answers."""
     for attempt in range(200):

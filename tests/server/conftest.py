@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import sys
 import uuid
@@ -18,14 +17,9 @@ from server_helpers import ServerProcess  # noqa: E402
 PG_ADMIN_URL = os.environ.get("QIPAN_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 
-def _import_toys():
-    spec = importlib.util.spec_from_file_location("qipan_test_toygames", HERE / "toygames.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+sys.path.insert(0, str(HERE.parent.parent))  # the checkout: tests.toys, shared with the core's tests
 
-
-toys = _import_toys()
+from tests import toys  # noqa: E402
 
 
 @pytest.fixture(scope="session", autouse=True)

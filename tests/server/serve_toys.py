@@ -5,13 +5,16 @@ python tests/server/serve_toys.py PORT DB_URL [REDIS_URL]  (with REDIS_URL: one 
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the checkout
 
-from toygames import register_toys  # noqa: E402
+from tests.toys import register_toys  # noqa: E402
 
 import qipan.server  # noqa: E402
 
 if __name__ == "__main__":
     register_toys()
     redis = sys.argv[3] if len(sys.argv) > 3 else None
-    qipan.server.run(port=int(sys.argv[1]), db=sys.argv[2], log_level="warning", redis=redis)
+    # No tables built at start: the tests that want them build them in a directory of their own.
+    qipan.server.run(
+        port=int(sys.argv[1]), db=sys.argv[2], log_level="warning", redis=redis, build_tables=False
+    )

@@ -60,11 +60,20 @@ def free_port() -> int:
 class ServerProcess:
     """The real server (uvicorn) in a subprocess, with the toy games registered."""
 
-    def __init__(self, db_url: str, port: int | None = None, redis_url: str | None = None, env=None):
+    def __init__(
+        self,
+        db_url: str,
+        port: int | None = None,
+        redis_url: str | None = None,
+        env=None,
+        descriptors: tuple[int, int] | None = None,
+    ):
         self.db_url = db_url
         self.port = port or free_port()
         self.redis_url = redis_url
         self.env = env or {}
+        #: (soft, hard) limit on open files the server starts with (its ``ulimit -n``).
+        self.descriptors = descriptors
         self.proc: subprocess.Popen | None = None
 
     @property
@@ -81,8 +90,14 @@ class ServerProcess:
             env=env,
             stdout=self.log,
             stderr=subprocess.STDOUT,
+            preexec_fn=self._limit_descriptors if self.descriptors else None,
         )
         return self.wait_ready() if wait else self
+
+    def _limit_descriptors(self) -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, self.descriptors)
 
     def output(self) -> str:
         if self.log.closed:

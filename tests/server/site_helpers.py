@@ -22,11 +22,12 @@ def site_client(db_url: str):
         yield client
 
 
-def new_browser(client):
-    """A second client on the same app with its own cookie jar (another person)."""
+def new_browser(client, address: str = "testclient"):
+    """A second client on the same app with its own cookie jar (another person), from
+    ``address`` (the same as the first client's unless given)."""
     from fastapi.testclient import TestClient
 
-    other = TestClient(client.app)
+    other = TestClient(client.app, client=(address, 50000))
     other.portal = client.portal  # share the running app (lifespan already started)
     return other
 
@@ -40,3 +41,21 @@ def signup(client, username: str, password: str = PASSWORD) -> str:
 
 def csrf(token: str) -> dict:
     return {"X-CSRF-Token": token}
+
+
+def paired(site, rated: bool = True, clock: dict | None = None, game: str = "toy-ttt"):
+    """Ann and Bob (new accounts) paired through Ann's seek: the game id, each seat's token
+    and each seat's name."""
+    clock = clock or {"mode": "total", "initial": 300, "increment": 2}
+    people = []
+    for number, name in enumerate(("ann", "bob"), 1):  # two people, two addresses (fair_play.py)
+        browser = new_browser(site, f"10.0.9.{number}")
+        people.append((browser, signup(browser, name)))
+    (ann, ann_csrf), (bob, bob_csrf) = people
+    seek = ann.post("/api/seeks", json={"game": game, "clock": clock, "rated": rated}, headers=csrf(ann_csrf))
+    accepted = bob.post(f"/api/seeks/{seek.json()['id']}/accept", headers=csrf(bob_csrf)).json()
+    game_id = accepted["game"]
+    tokens = {s["seat"]: s["token"] for s in ann.get(f"/api/account/games/{game_id}/seats").json()["seats"]}
+    tokens[accepted["seat"]] = accepted["token"]
+    names = {s["seat"]: s["name"] for s in site.get(f"/api/games/{game_id}").json()["seats"]}
+    return game_id, tokens, names

@@ -8,12 +8,12 @@ import json
 import random
 
 import pytest
-from tests.data import SHARED_DATA
+from tests.data import DATA
 
 import qipan
 from qipan.records import Record
 
-TRAX = SHARED_DATA / "trax"
+TRAX = DATA / "trax"
 
 
 def sample_trax_line(outcome: str = "R") -> tuple[str, int]:
@@ -64,7 +64,7 @@ def test_a_bad_upload_is_refused_with_its_reason(client, text, words):
 
 
 def test_pente_org_pgn_and_qipan_records_load(client):
-    pgn = (SHARED_DATA / "pente" / "pente_org_sample.pgn").read_text()
+    pgn = (DATA / "pente" / "pente_org_sample.pgn").read_text()
     games = client.post("/api/analysis/records", json={"text": pgn}).json()["games"]
     assert games and all(g["game"].startswith("pente") for g in games)
     assert any("error" not in g and g["result_text"] for g in games)
@@ -150,10 +150,10 @@ def test_a_black_path_position_gets_its_exact_value(client):
 def test_morris_reports_why_tables_cannot_answer(client, tmp_path, monkeypatch):
     monkeypatch.setenv("QIPAN_TABLES", str(tmp_path))  # an empty table directory
     r = client.post(
-        "/api/analysis/evaluate", json={"game": "three-mens-morris", "moves": [], "seconds": 0.1, "line": 1}
+        "/api/analysis/evaluate", json={"game": "nine-mens-morris", "moves": [], "seconds": 0.1, "line": 1}
     )
     perfect = r.json()["perfect"]
-    assert "error" in perfect and perfect["error"]
+    assert "no perfect-play tables" in perfect["error"] and str(tmp_path) not in perfect["error"]
 
 
 def test_the_page_is_served(client):
@@ -186,3 +186,29 @@ def test_a_busy_engine_refuses_rather_than_queueing_without_end(client, monkeypa
     monkeypatch.setattr(analysis, "MAX_WAITING", 0)  # as if the queue were full
     r = client.post("/api/analysis/evaluate", json={"game": "modx", "moves": [], "seconds": 0.1, "line": 1})
     assert r.status_code == 429 and "busy" in r.json()["error"]
+
+
+@pytest.mark.parametrize(
+    "result, status", [({"winners": [0]}, 200), ({"scores": [1]}, 400), ("won", 400), ([0], 400)]
+)
+def test_a_pipemania_level_record_reads_its_result_as_every_record_does(client, result, status):
+    # The pipemania-level reader took its result unchecked: a 500 (KeyError, TypeError).
+    # Now the core records' checks: scores may be left out, winners may not.
+    from qipan.core.formats import formats
+
+    state = qipan.load("pipemania").new(seed=3)
+    rng = random.Random(3)
+    for _ in range(6):
+        if state.outcome is not None:
+            break
+        if state.to_move == qipan.CHANCE:
+            qipan.resolve_chance(state, rng)
+        else:
+            state.play(rng.choice(state.legal_moves()))
+    (fmt,) = [f for f in formats() if f.name == "pipemania-level/1"]
+    data = json.loads(fmt.write([Record.from_state(state)]))
+    text = json.dumps(data | {"result": result})
+    r = client.post("/api/analysis/records", json={"text": text})
+    assert r.status_code == status, r.text
+    if status == 400:
+        assert "malformed result" in r.json()["error"]

@@ -29,7 +29,11 @@ def test_every_key_the_page_uses_is_in_both_catalogues():
     for pairs in re.findall(r'data-i18n-attr="([^"]+)"', text):
         used |= {p.split(":")[1].strip() for p in pairs.split(";") if p}
     english, chinese = catalogue("en"), catalogue("zh-TW")
-    assert len(used) > 30 and sorted(used - set(english)) == []
+    # The panels other pages share (the opening explorer) bring their own catalogues' keys.
+    everywhere = {
+        k for path in LOCALES.glob("*.en.json") for k in json.loads(path.read_text(encoding="utf-8"))
+    }
+    assert len(used) > 30 and sorted(used - set(english) - everywhere) == []
     assert set(chinese) == set(english)
     for key, message in english.items():  # the same {parameters}, and really translated
         assert set(re.findall(r"\{\w+\}", chinese[key])) == set(re.findall(r"\{\w+\}", message)), key

@@ -96,7 +96,7 @@ def test_bad_moves_are_rejected_and_change_nothing(client, body, status, words):
 
 
 def create_token_for(client, gid, seat):
-    return client.portal.call(client.app.state.manager.get, gid).seats[seat]["token"]
+    return client.portal.call(client.app.state.manager.get, gid).seats[seat].token
 
 
 def test_wrong_turn_wrong_token_and_no_token(client):

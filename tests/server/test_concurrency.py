@@ -21,6 +21,36 @@ async def new_game(manager: Manager, **body) -> tuple[str, list[str]]:
     return session.id, [t["token"] for t in tickets]
 
 
+class WatchedLock(asyncio.Lock):
+    """A game's lock that counts the changes and readers waiting for it."""
+
+    def __init__(self):
+        super().__init__()
+        self.waiting = 0
+        self.changed = asyncio.Condition()
+
+    async def acquire(self):
+        await self._count(1)
+        try:
+            return await super().acquire()
+        finally:
+            await self._count(-1)
+
+    async def _count(self, step: int) -> None:
+        async with self.changed:
+            self.waiting += step
+            self.changed.notify_all()
+
+    async def until_waiting(self, count: int) -> None:
+        async with self.changed:
+            await asyncio.wait_for(self.changed.wait_for(lambda: self.waiting == count), 10)
+
+
+async def started(event: threading.Event) -> None:
+    """Until a storage thread set ``event`` (its write is under way)."""
+    assert await asyncio.to_thread(event.wait, 10), "the write never started"
+
+
 def run(db_url: str, scenario, db_workers: int = 4):
     """Run ``scenario(manager)`` on a fresh event loop with several storage threads."""
 
@@ -149,22 +179,24 @@ def test_a_move_waits_for_the_one_being_stored_and_a_failed_one_lets_nothing_thr
 
     async def scenario(manager):
         gid, (ann, bob) = await new_game(manager)
-        release = threading.Event()
+        writing, release = threading.Event(), threading.Event()
         append = manager.storage.append_moves
+        lock = manager.locks[gid] = WatchedLock()
 
         def slow_then_fail(game_id, first_ply, *args):
             if first_ply == 0:
+                writing.set()
                 release.wait(10)
                 raise Broken("write failed")
             return append(game_id, first_ply, *args)
 
         manager.storage.append_moves = slow_then_fail
         ann_move = asyncio.ensure_future(manager.move(gid, ann, "a1", 0))
-        await asyncio.sleep(0.05)  # Ann's write is under way in a storage thread
+        await started(writing)  # Ann's write is under way in a storage thread
         bob_move = asyncio.ensure_future(manager.move(gid, bob, "b2", 1))
         reader = asyncio.ensure_future(manager.get(gid))
-        await asyncio.sleep(0.05)
-        assert not bob_move.done() and not reader.done()  # both wait for Ann's change
+        await lock.until_waiting(2)  # both wait for Ann's change
+        assert not bob_move.done() and not reader.done()
         release.set()
         results = await asyncio.gather(ann_move, bob_move, return_exceptions=True)
         assert [r.status for r in results] == [503, 409]
@@ -178,18 +210,20 @@ def test_a_move_waits_for_the_one_being_stored_and_a_failed_one_lets_nothing_thr
 def test_readers_never_see_a_move_before_it_is_stored(db_url):
     async def scenario(manager):
         gid, (ann, _bob) = await new_game(manager)
-        release = threading.Event()
+        writing, release = threading.Event(), threading.Event()
         append = manager.storage.append_moves
+        lock = manager.locks[gid] = WatchedLock()
 
         def slow(*args):
+            writing.set()
             release.wait(10)
             return append(*args)
 
         manager.storage.append_moves = slow
         move = asyncio.ensure_future(manager.move(gid, ann, "a1", 0))
-        await asyncio.sleep(0.05)
+        await started(writing)
         readers = [asyncio.ensure_future(manager.get(gid)), asyncio.ensure_future(manager.list(None, 10))]
-        await asyncio.sleep(0.05)
+        await lock.until_waiting(2)  # both readers wait for the move being stored
         assert not any(r.done() for r in readers)
         release.set()
         await move
@@ -213,10 +247,10 @@ def test_a_failed_join_write_leaves_the_seat_free(db_url, monkeypatch):
         with pytest.raises(ApiError) as err:
             await manager.join(session.id, None, None, "Bob")
         assert err.value.status == 503
-        assert session.status == "open" and not session.seats[1]["joined"] and not session.seats[1]["name"]
+        assert session.status == "open" and not session.seats[1].joined and not session.seats[1].name
         monkeypatch.undo()
         assert (await manager.join(session.id, None, None, "Bob"))["seat"] == 1
         stored = manager.storage.get_game(session.id)
-        assert stored.status == "active" and stored.seats[1]["name"] == "Bob"
+        assert stored.status == "active" and stored.seats[1].name == "Bob"
 
     run(db_url, scenario)

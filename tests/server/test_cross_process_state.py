@@ -121,7 +121,7 @@ def test_a_real_time_move_sent_to_another_process_is_played_at_the_holders_next_
                 }
             )
             game_id, token = session.id, tickets[0]["token"]
-            assert game_id in a.leases.held and game_id not in b.leases.held
+            assert game_id in a.cluster.leases.held and game_id not in b.cluster.leases.held
             await until(lambda: a.sessions[game_id].state.ply >= 2)
             there = await b.get(game_id)
             await until(lambda: there.state.ply >= 3)
@@ -263,10 +263,10 @@ def test_ticks_skipped_while_the_lease_was_unconfirmed_go_on_after_the_next_hear
                 }
             )
             await until(lambda: session.state.ply >= 2)
-            a.leases.fresh_until = 0.0  # as after a heartbeat that came too late
+            a.cluster.leases.fresh_until = 0.0  # as after a heartbeat that came too late
             # A move meanwhile is left for the holder, which is this process after all.
             await a.move(session.id, tickets[0]["token"], "go", None)
-            await until(lambda: session.id not in a.timers)  # a tick came and was skipped
+            await until(lambda: session.id not in a.timers.handles)  # a tick came and was skipped
             skipped_at = session.state.ply
             await until(lambda: session.state.ply >= skipped_at + 5, timeout=10)
             await until(lambda: "go" in [m.text for m in session.state.history], timeout=10)

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cluster_helpers import on_postgres, serving, until  # noqa: E402
 
 from qipan.server.lease import LEASE_SECONDS  # noqa: E402
-from qipan.server.manager import Connection  # noqa: E402
+from qipan.server.listeners import Connection  # noqa: E402
 from qipan.server.updates import apply  # noqa: E402
 
 BOT_GAME = {
@@ -28,9 +28,10 @@ class Watcher:
     """A spectator's socket stand-in: the states it is sent, in order, with their times."""
 
     def __init__(self, manager, session):
+        self.session = session
         self.states: list[tuple[float, dict]] = []
         self.conn = Connection(self.send, None)
-        self.states.append((time.time(), json.loads(manager.subscribe(session, self.conn))))
+        self.states.append((time.time(), json.loads(manager.listeners.subscribe(session, self.conn))))
 
     async def send(self, text: str) -> None:
         message = json.loads(text)
@@ -71,7 +72,10 @@ def test_a_bot_thinking_in_one_process_shows_in_another_and_ends_with_its_move(d
             watcher = Watcher(b, await b.get(session.id))  # a spectator on B
             await a.move(session.id, tickets[0]["token"], "a1", 0)
             await until(lambda: watcher.shown()[-1] == (1, True))
-            await asyncio.sleep(LEASE_SECONDS)  # renewed by A's heartbeats meanwhile
+            first = watcher.session.thinking_elsewhere
+            # Past the time the first mark ran to: A's heartbeats renewed it meanwhile.
+            await until(lambda: time.time() > first[1] + 0.1)
+            assert watcher.session.thinking_elsewhere[1] > first[1]
             assert watcher.shown()[-1] == (1, True)
             slow.release.set()
             await until(lambda: watcher.shown()[-1] == (2, False))
@@ -92,13 +96,12 @@ def test_thinking_shown_elsewhere_ends_when_the_thinkers_lease_runs_out(db_url, 
                 await a.move(session.id, tickets[0]["token"], "a1", 0)
                 await until(lambda: watcher.shown()[-1] == (1, True))
                 heartbeat_task(a).cancel()  # A stops beating, as if it died mid-think
-                stopped = time.time()
                 # B's spectator sees the thinking end when A's lease could end, before B
                 # takes the game over (LEASE_SECONDS after A's last beat) and its bot moves.
                 await until(lambda: watcher.shown()[-1] == (1, False), timeout=LEASE_SECONDS + 5)
-                assert time.time() - stopped <= LEASE_SECONDS
+                assert not b.cluster.leases.holds(session.id)
                 await until(lambda: watcher.shown()[-1][0] == 2, timeout=30)
-                assert b.leases.holds(session.id)
+                assert b.cluster.leases.holds(session.id)
                 assert watcher.shown()[-1] == (2, False)
             finally:
                 slow.release.set()

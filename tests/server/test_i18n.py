@@ -145,7 +145,7 @@ def test_every_game_preset_family_and_option_has_its_words_in_both_languages():
         assert sorted(wanted - set(table)) == [], lang
 
 
-#: The seeds' names (shared/seeds/): the zh-TW catalogue must call the games so.
+#: The seeds' names (the seed articles): the zh-TW catalogue must call the games so.
 SEED_NAMES = {
     "preset.nine-mens-morris": "九子棋",
     "preset.twelve-mens-morris": "十二子棋",

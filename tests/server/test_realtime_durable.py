@@ -67,11 +67,11 @@ def test_real_time_moves_the_holder_acknowledged_are_played_after_its_sigkill(cl
 
 def crash(manager: Manager) -> None:
     """Stop a serving process as SIGKILL would: nothing more is stored or given up."""
-    for handle in manager.timers.values():
+    for handle in manager.timers.handles.values():
         handle.cancel()
     for task in list(manager.tasks):
         task.cancel()
-    manager.pool.shutdown(wait=False, cancel_futures=True)
+    manager.bots.pool.shutdown(wait=False, cancel_futures=True)
     manager.db.shutdown(wait=True)
 
 

@@ -30,7 +30,7 @@ def test_one_tick_plays_both_seats_of_a_two_player_game(sqlite_url):
             queued = next(m.text for m in after.legal_moves() if m.text != session.idle_move)
             await manager.move(session.id, token[1], queued, session.state.ply)
             before = len(session.stored.moves)
-            await manager._timer_fired(session, session.epoch)
+            await manager.timers.fired(session, session.epoch)
             tick = [m for m in session.stored.moves[before:] if m.player != CHANCE]
             assert [m.player for m in tick] == [0, 1]
             assert tick[0].text == session.idle_move  # seat 0 let the tick pass

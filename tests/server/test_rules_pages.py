@@ -133,3 +133,12 @@ def test_rules_page_json_files_are_well_formed():
         data = json.loads(rules_pages.family_file(family, "rules_page.json"))
         ids = [d["id"] for d in data["diagrams"]]
         assert len(ids) == len(set(ids)), family
+
+
+def test_the_history_names_are_names_in_no_language_of_their_own():
+    """Shown as they are on both languages' pages: a remark such as "五子棋 (its ancestor)"
+    would leave English on the Chinese page and call Pente by another game's name."""
+    for family in FAMILIES:
+        names = json.loads(rules_pages.family_file(family, "rules_page.json"))["history"].get("names", [])
+        for name in names:
+            assert not re.search(r"\(.*[a-z].*\)", name), (family, name)

@@ -3,6 +3,7 @@ leaderboards, profiles and correspondence clocks, over the API on SQLite and Pos
 
 from __future__ import annotations
 
+import itertools
 import sys
 import threading
 from pathlib import Path
@@ -27,8 +28,14 @@ def site(db_url):
         yield client
 
 
+#: Each person browses from an address of his own: two accounts seen at one address are
+#: not paired rated (server/fair_play.py).
+ADDRESSES = itertools.count(1)
+
+
 def person(site, name):
-    browser = new_browser(site)
+    number = next(ADDRESSES)
+    browser = new_browser(site, f"10.0.{number // 250}.{number % 250 + 1}")
     return browser, signup(browser, name)
 
 
@@ -327,6 +334,7 @@ def test_a_long_break_widens_the_deviation_before_the_next_game(site):
     seats = {s["name"]: s["seat"] for s in site.get(f"/api/games/{again}").json()["seats"]}
     tokens = {seats["ann"]: ann.get(f"/api/account/games/{again}/seats").json()["seats"][0]["token"]}
     tokens[seats["bob"]] = bob.get(f"/api/account/games/{again}/seats").json()["seats"][0]["token"]
+    play(site, again, tokens, WIN_FOR_FIRST[:2])  # each side moves: a resignation is rated
     site.post(f"/api/games/{again}/resign", headers=bearer(tokens[seats[names[1]]]))
     wait_rated(site, again)
     from qipan.server.ratings import after_inactivity

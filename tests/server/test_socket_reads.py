@@ -39,12 +39,13 @@ def test_a_burst_is_parsed_only_as_fast_as_the_app_takes_it(monkeypatch):
     monkeypatch.setattr(socket_reads.WebSocketsSansIOProtocol, "data_received", parse_piece)
     monkeypatch.setattr(SlicedReads, "data_received", read)
     received: list[str] = []
+    sent = asyncio.Event()  # the client's whole burst is in the socket (handed to the kernel)
 
     async def app(scope, receive, send):
         assert scope["type"] == "websocket"
         await receive()  # websocket.connect
         await send({"type": "websocket.accept"})
-        await asyncio.sleep(0.5)  # the whole burst is in the socket before we read
+        await asyncio.wait_for(sent.wait(), 30)  # the whole burst is in the socket before we read
         while len(received) < MESSAGES:
             message = await receive()
             assert message["type"] == "websocket.receive"
@@ -67,8 +68,10 @@ def test_a_burst_is_parsed_only_as_fast_as_the_app_takes_it(monkeypatch):
             Frame(Opcode.TEXT, f'{{"type": "ping", "id": {i}}}'.encode()).serialize(mask=True)
             for i in range(MESSAGES)
         )
+        writer.transport.set_write_buffer_limits(high=0)  # drain: until every byte is in the socket
         writer.write(burst)
         await writer.drain()
+        sent.set()
         await asyncio.wait_for(reader.read(), timeout=60)  # the close frame, then EOF
         writer.close()
         server.should_exit = True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -11,13 +12,14 @@ import sqlalchemy as sa
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from server_helpers import bearer, two_humans  # noqa: E402
 
+from qipan.server.seats import Seat  # noqa: E402
 from qipan.server.storage import StaleMove, Storage, StoredGame, StoredMove, normalise_url  # noqa: E402
 
 
 def new_game(gid="g1", status="active") -> StoredGame:
     seats = [
-        {"kind": "human", "name": "Ann", "token": "t0", "joined": True},
-        {"kind": "bot", "agent": "random", "limits": {"time": 0.5}, "joined": True},
+        Seat("human", "Ann", joined=True, token="t0"),
+        Seat("bot", joined=True, agent="random", limits={"time": 0.5}),
     ]
     return StoredGame(gid, "toy-ttt", {"coin": False}, 2, 12345678901, status, True, seats)
 
@@ -39,6 +41,27 @@ def test_migrations_create_the_schema(db_url):
             conn.execute(sa.text("select version_num from alembic_version")).scalar_one() == head_revision()
         )
     Storage(db_url).close()  # running them again is a no-op
+    storage.close()
+
+
+def test_seats_are_stored_as_dicts_of_the_old_shape(db_url):
+    """Seat objects become plain dicts in the row (as every server before them wrote),
+    with only the fields that are set; rows of that shape read back as the same seats."""
+    storage = Storage(db_url)
+    game = new_game()
+    game.seats[0].invite = "code"
+    storage.create_game(game)
+    with storage.engine.connect() as conn:
+        row = conn.execute(sa.text("select seats from games where id = 'g1'")).scalar_one()
+    row = json.loads(row) if isinstance(row, str) else row
+    assert row == [
+        {"kind": "human", "name": "Ann", "joined": True, "token": "t0", "invite": "code"},
+        {"kind": "bot", "name": None, "joined": True, "agent": "random", "limits": {"time": 0.5}},
+    ]
+    game.seats[1].left, game.seats[1].name = True, "level 9 (for Bob)"
+    storage.update_game("g1", seats=game.seats)
+    assert storage.get_game("g1").seats == game.seats
+    assert Seat.from_dict({"kind": "human", "unknown": 1}) == Seat("human")  # a newer field: ignored
     storage.close()
 
 
@@ -143,11 +166,12 @@ def test_server_resumes_games_from_the_database(db_url):
         assert s["status"] == "over" and s["result"]["winners"] == [0]
 
 
-def test_urls_are_normalised():
+def test_urls_are_normalised(tmp_path):
     assert normalise_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
     assert normalise_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
     assert normalise_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
-    assert normalise_url("/tmp/x.sqlite3") == "sqlite:////tmp/x.sqlite3"
+    path = tmp_path / "x.sqlite3"
+    assert normalise_url(str(path)) == f"sqlite:///{path}"
 
 
 def test_default_database_is_in_the_user_data_dir(monkeypatch, tmp_path):

@@ -8,12 +8,13 @@ from __future__ import annotations
 import pytest
 
 from qipan.server.lease import LEASE_SECONDS, Leases
+from qipan.server.seats import Seat
 from qipan.server.session import Session
 from qipan.server.storage import GameChanged, StaleMove, Storage, StoredGame, StoredMove
 
 
 def game(game_id: str = "g1", status: str = "active") -> StoredGame:
-    return StoredGame(game_id, "toy-ttt", {}, 2, 1, status, True, [{"kind": "human"}, {"kind": "human"}])
+    return StoredGame(game_id, "toy-ttt", {}, 2, 1, status, True, [Seat("human"), Seat("human")])
 
 
 @pytest.fixture
@@ -62,6 +63,16 @@ def test_a_lease_goes_to_one_claimer_once_its_holder_stops_beating(storage):
     assert storage.leases_of("B") == {"g1", "g3"}
     storage.release_lease(None, "B")
     assert storage.leases_of("B") == set()
+
+
+def test_two_processes_taking_one_unleased_game_only_one_gets_it(storage):
+    # Both saw the game without a lease; the second insert must lose (on PostgreSQL the
+    # driver's rowcount of an INSERT ... ON CONFLICT DO NOTHING is -1, which reads as true).
+    storage.create_game(game("g1"))
+    with storage.engine.begin() as conn:
+        assert storage._lease_new(conn, "g1", "B", 100.0)
+        assert not storage._lease_new(conn, "g1", "C", 100.0)
+    assert storage.leases_of("B") == {"g1"} and storage.leases_of("C") == set()
 
 
 def test_a_holder_trusts_its_leases_only_while_its_heartbeat_is_fresh():

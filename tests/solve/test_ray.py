@@ -11,11 +11,11 @@ import qipan
 from qipan.games.morris.perfect import PerfectTables
 from qipan.solve.database import Database, tally
 from qipan.solve.distributed import solve_on_ray
-from tests.data import SHARED_DATA
+from tests.data import DATA
 
 from .toy import ToySpace
 
-SIX = json.loads((SHARED_DATA / "morris" / "six_mens_morris_values.json").read_text())
+SIX = json.loads((DATA / "morris" / "six_mens_morris_values.json").read_text())
 
 ray = pytest.importorskip("ray")
 

@@ -12,6 +12,7 @@ from itertools import combinations
 from ..core.errors import QipanError
 from ..core.game import CHANCE, Game, State, resolve_chance
 from .base import Agent
+from .clock import agent_clock
 
 
 def play_game(
@@ -133,10 +134,16 @@ class TournamentGame:
     seed: int
     opening_plies: int
     max_plies: int | None
+    clock: str | None = None  # the agents' clock ("cpu" on a busy machine); None: the process's
 
 
 def play_tournament_game(job: TournamentGame) -> dict:
     """Play one game (in any process): the result as plain data."""
+    with agent_clock(job.clock):
+        return _play_tournament_game(job)
+
+
+def _play_tournament_game(job: TournamentGame) -> dict:
     from ..core.registry import load as load_game
     from .base import load as load_agent
     from .base import parse_agent
@@ -239,13 +246,16 @@ def run_tournament(
     max_plies: int | None = None,
     sprt=None,
     progress=None,
+    clock: str | None = None,
     **options,
 ) -> TournamentResult:
     """Play a round robin (or a gauntlet of ``entrants[0]`` against the others) of the
     2-player game ``preset`` between agent specs (``"mcts:iterations=200"``), in ``jobs``
     processes, and rate it. ``sprt`` (an ``elo.SPRT``) stops a pairing once it decides,
     looking at its games in schedule order, so the result does not depend on which process
-    finished first. ``progress(done, total, game)`` is called after every game."""
+    finished first. ``progress(done, total, game)`` is called after every game. ``clock``
+    ("wall" or "cpu"; None: the process default) is what the agents' time limits count, in
+    every process."""
     from ..core.registry import load as load_game
     from .base import load as load_agent
     from .base import parse_agent
@@ -271,6 +281,7 @@ def run_tournament(
                 _game_seed(seed, p, pg.opening),
                 opening_plies,
                 max_plies,
+                clock,
             )
     by_number = {pg.number: pg for games in plan for pg in games}
     # Interleave the pairings so that every one advances at the same pace.

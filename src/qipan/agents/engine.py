@@ -32,6 +32,9 @@ _ALLOWED = {"programs": False}
 #: Seconds a program may take to start (an interpreter importing its libraries) on top of
 #: ``timeout`` before it answers the handshake.
 STARTUP = 10.0
+#: Seconds a program may take to answer ``readyok`` after starting or a new game: a qipan
+#: engine compiles its game's kernels then, minutes on a cold first start, seconds later.
+READY = 600.0
 
 
 def allow_programs(allowed: bool = True) -> None:
@@ -72,6 +75,10 @@ class EngineAgent(Agent):
         threading.Thread(target=self._read, args=(self.process,), daemon=True).start()
         self._send(PROTOCOL)
         self._expect(f"{PROTOCOL}ok", self.timeout + STARTUP)
+
+    def _ready(self) -> None:
+        self._send("isready")
+        self._expect("readyok", self.timeout + READY)
 
     def _read(self, process: subprocess.Popen) -> None:
         for line in process.stdout:
@@ -149,6 +156,7 @@ class EngineAgent(Agent):
             pairs = " ".join(f"{k}={'none' if v is None else v}" for k, v in sorted(changed.items()))
             seed = "none" if state.seed is None else state.seed
             self._send(f"newgame game={game.preset} players={state.num_players} seed={seed} {pairs}".rstrip())
+            self._ready()  # the engine warms up for this game before the clock runs
             self.game_key = key
         self._send(f"position start moves {join_moves(state.history)}" if state.history else "position start")
         limits = [f"{k} {v}" for k, v in (("time", self.time), ("depth", self.depth)) if v is not None]

@@ -13,11 +13,14 @@ from dataclasses import dataclass
 
 from ..core.errors import QipanError
 from ..core.game import Game, State
+from ..core.refs import load_ref
 from ..core.registry import load as load_game
 from .base import agent_spec, strongest_agent_name
 from .base import load as load_agent
 
 PROTOCOL = "qpi"
+#: The questions a client may ask about the game (answered by ``engine_queries``).
+QUERIES = ("legal", "result", "tomove")
 SEPARATOR = ";"
 
 
@@ -76,6 +79,7 @@ class EngineLoop:
         self.state: State = self.game.new(self.players)
         self.search: dict | None = None  # the running search: best move so far, answered?
         self.worker: threading.Thread | None = None
+        self.warming = self._warm_up(self.game, self.state)
 
     # -- reading -------------------------------------------------------------------------
     def handle(self, line: str) -> bool:
@@ -90,12 +94,13 @@ class EngineLoop:
                 return False
             handler = {
                 PROTOCOL: self.hello,
-                "isready": lambda _: self.say("readyok"),
+                "isready": self.isready,
                 "setoption": self.setoption,
                 "newgame": self.newgame,
                 "position": self.position,
                 "go": self.go,
                 "stop": lambda _: self.stop(),
+                **self._queries(),
             }.get(command)
             if handler is None:
                 raise QipanError(f"unknown command {command!r}")
@@ -147,10 +152,14 @@ class EngineLoop:
         count = game.players[0] if players is None else int(players)
         state = game.new(count, seed=None if seed in (None, "none") else int(seed))
         self.stop()
+        self.warming = self._warm_up(game, state)  # at once when its kernels are warm already
         self.preset, self.game, self.players, self.state = preset, game, count, state
         self.seed = state.seed
 
     def position(self, rest: str) -> None:
+        if not rest:  # the query: the position in the game's text form
+            self.answer_query("position")
+            return
         head, _, moves = rest.partition("moves")
         if head.strip() != "start":
             raise QipanError("position: expected 'position start [moves m1; m2; ...]'")
@@ -184,6 +193,47 @@ class EngineLoop:
             self._answer(search)
         self.search = None
 
+    # -- warming up: compile the game's kernels before readyok, not in the first go ------
+    def _warm_up(self, game: Game, state: State) -> threading.Thread:
+        """Compile (or load from Numba's disk cache) ``game``'s kernels in the background, so
+        that the first ``go`` keeps its time limit; ``isready`` waits for it."""
+
+        def run() -> None:
+            try:
+                kernel = game.kernel()
+                if kernel is not None:
+                    kernel.warm_up(state.copy())
+            except Exception as exc:  # noqa: BLE001 - the reference rules still play
+                self.say(f"info string the fast engine could not start ({exc}); playing on the rules")
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        return thread
+
+    def isready(self, _rest: str) -> None:
+        self.warming.join()
+        self.say("readyok")
+
+    # -- queries about the game (agents/engine_queries.py) -------------------------------
+    def _queries(self) -> dict:
+        queries = {name: (lambda _rest, name=name: self.answer_query(name)) for name in QUERIES}
+        return {**queries, "undo": self.undo}
+
+    def answer_query(self, name: str) -> None:
+        from . import engine_queries
+
+        lines = getattr(engine_queries, f"{name}_lines")(self.state)
+        with self.lock:
+            for line in lines:
+                self.write(line)
+
+    def undo(self, _rest: str) -> None:
+        """Take back the last move (a chance move too); an error at the start."""
+        if not self.state.history:
+            raise QipanError("undo: there is no move to undo")
+        self.stop()
+        self.state.undo()
+
     # -- searching -----------------------------------------------------------------------
     def _agent(self, **limits):
         name = self.agent_name or strongest_agent_name(self.game, self.players)
@@ -196,8 +246,32 @@ class EngineLoop:
                 search["answered"] = True
                 self.write(f"bestmove {search['best']}")
 
+    # -- forced wins (a game that declares ``forced_line``) --------------------------------------
+    #: Share of ``go time`` (or seconds without one) spent looking for forced wins first.
+    FORCED_SHARE, FORCED_SECONDS = 0.25, 0.5
+
+    def _say_forced_wins(self, state: State, limits: Limits) -> None:
+        """``info forced player <p> plies <n> [now] pv <line>``: the side to move's forced win
+        (``now``) and its opponent's as if it moved next, where the game can search them."""
+        if state.game.forced_line is None:
+            return
+        seconds = self.FORCED_SECONDS if limits.time is None else limits.time * self.FORCED_SHARE
+        try:
+            wins = load_ref(state.game.forced_line)(state, time.perf_counter() + seconds)
+        except QipanError:
+            return  # options outside the search: nothing to say
+        for win in wins:
+            now = " now" if win["to_move"] else ""
+            self.say(
+                f"info forced player {win['player'] + 1} plies {win['plies']}{now} pv {join_moves(win['line'])}"
+            )
+
     def _search(self, state: State, limits: Limits, search: dict) -> None:
+        if self.warming.is_alive():  # a go without isready on a first start: compile first
+            self.say(f"info string compiling the fast engine of {self.preset} (first start)")
+            self.warming.join()
         start = time.perf_counter()
+        self._say_forced_wins(state, limits)
         mover = state.to_move
         # With a depth: deepen one ply at a time, so a stop gets the deepest finished move.
         depths = range(1, limits.depth + 1) if limits.depth else [None]

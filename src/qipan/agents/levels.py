@@ -289,24 +289,34 @@ def ladder() -> dict:
     return json.loads(text)
 
 
-def measured_rating(preset: str, number: int) -> float | None:
-    """Level ``number``'s rating on ``preset`` from the ladder measurement, or None."""
+def level_rating(preset: str, number: int) -> dict | None:
+    """Level ``number``'s rating on ``preset`` as the ladder measured it, ``{"rating", "rd"}``
+    (the deviation from the ladder's 95% interval, 1.96 standard errors), or None where it
+    was not measured. The one source of every rating the site shows for a level: the level
+    card (``describe_levels``) and the bots' list (``server.site.bots``) both read it."""
     entry = ladder().get("games", {}).get(preset)
     if entry is None:
         return None
-    value = entry.get("ratings", {}).get(str(number))
-    return None if value is None else float(value)
+    rating = entry.get("ratings", {}).get(str(number))
+    if rating is None:
+        return None
+    error = entry.get("error", {}).get(str(number))
+    return {"rating": float(rating), "rd": None if error is None else round(error / 1.96, 1)}
+
+
+def measured_rating(preset: str, number: int) -> float | None:
+    """Level ``number``'s rating on ``preset`` from the ladder measurement, or None."""
+    found = level_rating(preset, number)
+    return None if found is None else found["rating"]
 
 
 def measured_ratings(number: int) -> dict[str, dict]:
-    """Level ``number``'s measured rating per preset: ``{preset: {"rating", "rd"}}``, the
-    deviation from the ladder's 95% interval (1.96 standard errors)."""
+    """Level ``number``'s measured rating per preset: ``{preset: {"rating", "rd"}}``."""
     out = {}
-    for preset, entry in ladder().get("games", {}).items():
-        rating = entry.get("ratings", {}).get(str(number))
-        if rating is not None:
-            error = entry.get("error", {}).get(str(number))
-            out[preset] = {"rating": float(rating), "rd": None if error is None else round(error / 1.96, 1)}
+    for preset in ladder().get("games", {}):
+        found = level_rating(preset, number)
+        if found is not None:
+            out[preset] = found
     return out
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 from pathlib import Path
 
 import click
@@ -17,7 +16,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..agents.arena import TournamentResult, run_tournament
-from ..agents.clock import use_cpu_clock
 from ..agents.elo import SPRT
 from ..agents.engine import allow_programs
 from ..agents.levels import ladder_entrants, parse_levels
@@ -178,10 +176,6 @@ def arena(
     agents = list(agents) + (ladder_entrants(parse_levels(levels), level_time) if levels else [])
     if len(agents) < 2:
         raise QipanError("the arena needs at least two entrants: -a SPEC (repeatable) or --levels 1-8")
-    if cpu_clock:
-        # Worker processes read the environment; this process switches now.
-        os.environ["QIPAN_AGENT_CLOCK"] = "cpu"
-        use_cpu_clock()
     test = None
     if sprt is not None:
         try:
@@ -213,6 +207,7 @@ def arena(
             max_plies=max_plies,
             sprt=test,
             progress=progress,
+            clock="cpu" if cpu_clock else None,
             **parse_options(options),
         )
     table = Table(title=f"{game}: {len(result.games)} games")

@@ -18,7 +18,8 @@ from ..agents.engine_protocol import EngineLoop
 @click.option("--agent", default=None, help="the agent that searches (default: the strongest for the game)")
 def engine(game, agent):
     """Speak the qipan engine protocol on stdin/stdout (commands: qpi, isready,
-    setoption, newgame, position, go, stop, quit)."""
+    setoption, newgame, position, go, stop, quit; queries: legal, tomove, result,
+    position, undo). The game's fast engines compile before readyok."""
 
     def write(line: str) -> None:
         sys.stdout.write(line + "\n")

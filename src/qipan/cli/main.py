@@ -338,6 +338,9 @@ def _add_package_commands() -> None:
 _add_package_commands()
 cli.add_command(load_ref("qipan.cli.engine:engine"))
 cli.add_command(load_ref("qipan.cli.arena:arena"))
+cli.add_command(load_ref("qipan.cli.admin:admin"))
+cli.add_command(load_ref("qipan.cli.db:db"))
+cli.add_command(load_ref("qipan.cli.puzzles:puzzles"))
 
 
 def main():

@@ -23,6 +23,9 @@ class RecordFormat:
     #: Writes records in this format, where the family has a writer.
     write: Callable[[list[Record]], str] | None = None
     suffixes: tuple[str, ...] = ()
+    #: Where ``read`` replays every game to settle its result: the same games, not replayed
+    #: (``Record.settled`` false), for a caller that replays them anyway (the game database).
+    read_unsettled: Callable[[str], list[Record]] | None = None
 
 
 _FORMATS: list[RecordFormat] = []
@@ -40,17 +43,23 @@ def formats() -> list[RecordFormat]:
     return list(_FORMATS)
 
 
-def read_records(path: str | Path) -> list[Record]:
-    """Every game record in a file, in any registered format or qipan's own."""
+def read_records(path: str | Path, settle: bool = True) -> list[Record]:
+    """Every game record in a file, in any registered format or qipan's own (``settle``:
+    see ``read_records_text``)."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(f"cannot read {path}: {exc}") from exc
-    return read_records_text(text)
+    return read_records_text(text, settle)
 
 
-def read_records_text(text: str) -> list[Record]:
+def read_records_text(text: str, settle: bool = True) -> list[Record]:
+    """Every game record in ``text``. ``settle`` false: a format that replays its games
+    to settle their results leaves them as written, for a caller that replays anyway
+    (``Record.settle``)."""
     for fmt in formats():
         if fmt.sniff(text):
+            if not settle and fmt.read_unsettled is not None:
+                return fmt.read_unsettled(text)
             return fmt.read(text)
     return [loads(text)]

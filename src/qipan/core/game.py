@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy as _copy
 import random
+import secrets
 from collections.abc import Iterable
 from typing import Any
 
@@ -51,12 +52,36 @@ class Game:
     #: "best": [move texts], "source": str}``; QipanError saying why it cannot answer
     #: (tables not built, board too large for the time). The analysis page shows it.
     perfect_value: str | None = None
+    #: ``"module:function(game, progress)"`` building, once, what ``perfect_value`` reads,
+    #: where that is small enough for a server to do at start in the background (the Six
+    #: Men's Morris tables); it calls ``progress(done, total)`` along the way (an exception
+    #: raised there stops it) and returns at once when all is built already. None: nothing to
+    #: build, or too large (an operator builds those, docs/solving.md).
+    perfect_build: str | None = None
+    #: About how many seconds ``perfect_build`` takes (one core), shown while it runs.
+    perfect_build_seconds: float = 0.0
+    #: ``"module:function"`` finding forced wins by threats (Pente's threat-space search):
+    #: ``function(state, deadline)`` -> ``[{"player": int, "plies": int, "line": [move texts],
+    #: "to_move": bool}]``, the side to move's shortest forced win and its opponent's (as if it
+    #: moved now) where found before ``deadline`` (``time.perf_counter``); QipanError when the
+    #: game's options are outside the search. The analysis page and the engine protocol show it.
+    forced_line: str | None = None
     #: Reference pictures a front end may show beside the game: ``(name, "module:function")``
     #: pairs, the function returning a standalone SVG (Tantrix's ``tiles``: its 56 tiles).
     pictures: tuple[tuple[str, str], ...] = ()
     #: ``"module:Class"`` of the game's ``core.actions.ActionSpace`` (``games/<family>/actions.py``):
     #: a fixed enumeration of its moves and a tensor view of its positions (``qipan.rl``).
     action_space: str | None = None
+    #: ``"module:function(state)"`` -> the ``state.key()`` of the position's image under each of
+    #: the board's symmetries (the position's own key first): a game database finds a position
+    #: however the board was turned. None: only the position itself.
+    symmetric_keys: str | None = None
+    #: ``"module:NAME"`` of the game's ``core.puzzles.PuzzleFinder``: its own search proposing
+    #: forced wins, from which ``qipan puzzles generate`` builds and checks puzzles.
+    puzzle_finder: str | None = None
+    #: ``"module:NAME"`` of the game's ``core.editing.PositionEditor``: a position editor then
+    #: places and removes pieces by clicking (the position text is editable for every game).
+    position_editor: str | None = None
 
     def __init__(self, **options: Any):
         self.options: dict[str, Any] = dict(options)
@@ -75,7 +100,10 @@ class Game:
         if players not in self.players:
             allowed = ", ".join(map(str, self.players))
             raise QipanError(f"{self.title} is played by {allowed} players, not {players}")
-        state = self.new_state(players, random.Random(seed))
+        # Unseeded: 64 bits from the OS, not Random()'s 2,500 bytes (a third of the time of a
+        # new Pente game; a game database import makes two per game).
+        rng = random.Random(seed if seed is not None else secrets.randbits(64))
+        state = self.new_state(players, rng)
         state.seed = seed
         return state
 
@@ -111,12 +139,13 @@ class Game:
         return moves
 
     def kernel(self) -> Any:
-        """The compiled twin of the rules (``games/<family>/kernel.py``, ``qipan[fast]``), or
-        None (no kernel, Numba missing, kernels switched off, or options the kernel does not
-        cover). A kernel lists in ``searches`` the generic agents' searches it runs itself
-        (``kernel.mcts(state, iterations, deadline, seed, exploration, playout_cap)`` ->
-        (move, iterations); ``kernel.alphabeta(state, depth, deadline)`` -> result with
-        move, score, depth, nodes); the others run on the rules."""
+        """The compiled twin of the rules (``games/<family>/kernel.py``, ``qipan[fast]``), which
+        keeps the kernel contract ``qipan.fast.Kernel``, or None (no kernel, Numba missing,
+        kernels switched off, or options the kernel does not cover). A kernel lists in
+        ``searches`` the generic agents' searches it runs itself (``kernel.mcts(state,
+        iterations, deadline, seed, exploration, playout_cap)`` -> (move, iterations);
+        ``kernel.alphabeta(state, depth, deadline)`` -> result with move, score, depth,
+        nodes); the others run on the rules."""
         return None
 
     def actions(self) -> Any:
@@ -141,7 +170,11 @@ class Game:
             "scoring_match": self.scoring_match is not None,
             "solved_by": list(self.solved_by),
             "perfect_value": self.perfect_value is not None,
+            "forced_line": self.forced_line is not None,
             "pictures": [name for name, _ in self.pictures],
+            "symmetric_keys": self.symmetric_keys is not None,
+            "puzzles": self.puzzle_finder is not None,
+            "position_editor": self.position_editor is not None,
         }
 
     def picture(self, name: str) -> str:

@@ -34,6 +34,31 @@ def now_iso() -> str:
     return datetime.now(UTC).replace(microsecond=0).isoformat()
 
 
+#: The reason of a result taken from a file as written: the rules end the game otherwise,
+#: or its moves do not replay (``Record.replay`` then names the bad ply).
+RECORDED = "recorded result"
+
+
+def settled_result(recorded: Outcome | None, state: State | None) -> Outcome | None:
+    """A file's result checked against the replay ``state`` (None: the moves do not
+    replay): the rules' outcome where they end the game the same way; where the rules do
+    not end it, the recorded result as resignation or time (a draw: agreed); otherwise the
+    recorded result as it is (reason ``RECORDED``)."""
+    if recorded is None or state is None:
+        return recorded
+    if state.outcome is None:
+        if not recorded.winners:
+            return Outcome.draw(state.num_players, "draw agreed")
+        return Outcome.win(recorded.winners, state.num_players, "resignation or time")
+    if tuple(state.outcome.winners) == tuple(recorded.winners):
+        return state.outcome
+    return recorded
+
+
+#: The tag holding the position text a record's moves start from (None: the rules' start).
+POSITION_TAG = "Position"
+
+
 @dataclass
 class Record:
     game: str
@@ -49,14 +74,35 @@ class Record:
     #: Seconds spent on each move, where known.
     times: list[float] | None = None
     tags: dict[str, str] = field(default_factory=dict)
+    #: False while ``result`` is the result as the file wrote it, not yet checked against
+    #: how the rules end the game: a reader asked not to replay (``read_records(...,
+    #: settle=False)``) leaves that to the caller who replays anyway (``settle``).
+    settled: bool = field(default=True, compare=False, repr=False)
+
+    def settle(self, state: State | None) -> None:
+        """Settle an unsettled result from ``state``, the replay of every move (None if
+        the moves do not replay): see ``settled_result``."""
+        if not self.settled:
+            self.result = settled_result(self.result, state)
+            self.settled = True
 
     # -- replay ------------------------------------------------------------------------
     def new_state(self) -> State:
+        """The state the moves are played from: the rules' start, or the position of the
+        ``Position`` tag (a game set up in the position editor, as PGN's ``FEN`` tag)."""
         from .registry import load
 
         try:
             game = load(self.game, **self.options)
+            text = self.tags.get(POSITION_TAG)
+            if text is not None:
+                state = game.position(text)
+                if state.num_players != self.players:
+                    raise QipanError(f"the position is for {state.num_players} players, not {self.players}")
+                return state
             return game.new(players=self.players, seed=self.seed)
+        except NotImplementedError as exc:
+            raise RecordError(f"{self.game} has no position format for the Position tag") from exc
         except QipanError as exc:
             raise RecordError(str(exc)) from exc
 
@@ -73,6 +119,8 @@ class Record:
             except QipanError as exc:
                 reason = str(exc) if text in str(exc) else f"{text!r}: {exc}"
                 raise RecordError(reason, ply) from exc
+        if upto is None:
+            self.settle(state)
         if upto is None and self.result is not None and state.outcome is not None:
             if tuple(state.outcome.winners) != tuple(self.result.winners):
                 raise RecordError(

@@ -25,17 +25,19 @@ def single_agent(
     opponent: Any = "random",
     seat: int = 0,
     players: int | None = None,
-    illegal: str = "raise",
+    illegal: str = "lose",
     max_plies: int | None = None,
+    render_mode=None,
     **options: Any,
 ):
     """A Gymnasium environment: the learner plays ``seat``, qipan agents (an agent, a spec
-    such as ``"mcts:iterations=200"``, or one per other seat) play the rest; ``illegal="lose"``
-    ends an episode with reward -1 on an action outside the mask instead of raising."""
+    such as ``"mcts:iterations=200"``, or one per other seat) play the rest. An action
+    outside the mask is refused: the episode ends with reward -1 and ``info["illegal"]``
+    (``illegal="raise"`` raises IllegalMove instead)."""
     from .aec import QipanAECEnv
     from .gym import SingleAgentEnv
 
-    aec = QipanAECEnv.of(name, players=players, max_plies=max_plies, **options)
+    aec = QipanAECEnv.of(name, players=players, max_plies=max_plies, render_mode=render_mode, **options)
     return SingleAgentEnv(aec, opponent=opponent, seat=seat, illegal=illegal)
 
 

@@ -24,7 +24,7 @@ from ..core.registry import load
 
 
 class QipanAECEnv(AECEnv):
-    metadata = {"render_modes": ["ansi"], "name": "qipan", "is_parallelizable": False}
+    metadata = {"render_modes": ["ansi", "human"], "name": "qipan", "is_parallelizable": False}
 
     @classmethod
     def of(
@@ -134,7 +134,11 @@ class QipanAECEnv(AECEnv):
         return {"observation": obs, "action_mask": mask}
 
     def render(self):
-        if self.render_mode is None:
+        """The board as text: returned with ``render_mode="ansi"``, printed with ``"human"``."""
+        if self.render_mode is None or self.state is None:
+            return None
+        if self.render_mode == "human":
+            print(self.state.text())
             return None
         return self.state.text()
 

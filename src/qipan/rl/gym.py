@@ -4,8 +4,11 @@ environment and qipan agents play the others (``qipan.rl.single_agent``).
 Observations and actions are the AEC environment's (planes + action mask, Discrete); the
 reward is the learner's, given when the game ends. An opponent's move outside the action
 window (an unbounded board) is still played: the opponents choose Moves, not indices.
-An action outside the mask raises IllegalMove, or with ``illegal="lose"`` ends the episode
-with reward -1 (the position unchanged), for learners that sample without the mask."""
+An action outside the mask is refused the way Gymnasium's learners and checker expect a
+step to answer (``illegal="lose"``, the default): nothing is played, the episode ends
+(terminated) with reward -1 and ``info["illegal"] = True``, as in Pgx; ``illegal="raise"``
+raises IllegalMove instead (the position unchanged), to catch a learner that should have
+used the mask."""
 
 from __future__ import annotations
 
@@ -27,9 +30,9 @@ def _agent(spec: Any, env: QipanAECEnv) -> Agent:
 
 
 class SingleAgentEnv(gymnasium.Env):
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi", "human"]}
 
-    def __init__(self, aec: QipanAECEnv, opponent: Any = "random", seat: int = 0, illegal: str = "raise"):
+    def __init__(self, aec: QipanAECEnv, opponent: Any = "random", seat: int = 0, illegal: str = "lose"):
         if illegal not in ("raise", "lose"):
             raise QipanError(f"illegal={illegal!r}: expected raise or lose")
         self.illegal, self.lost = illegal, False

@@ -13,6 +13,7 @@ import logging
 import re
 import secrets
 import time
+import unicodedata
 from collections import deque
 from dataclasses import dataclass
 
@@ -65,6 +66,19 @@ def check_username(name: object, reserved_extra: frozenset[str] = frozenset()) -
     if name.lower() in RESERVED or name.lower() in reserved_extra:
         raise ApiError(400, f"the username {name!r} is reserved")
     return name
+
+
+def check_display_name(name: str, reserved_extra: frozenset[str] = frozenset()) -> str:
+    """A guest's seat name with its spaces tidied, if it has no control, format (bidi
+    overrides, zero-width), private or unassigned characters and is not a reserved word;
+    else ApiError(400). Any script's letters are fine: a guest name is not a username."""
+    for c in name:
+        if unicodedata.category(c)[0] == "C" and c not in "\t\n\r":
+            raise ApiError(400, f"a name cannot hold the invisible or control character U+{ord(c):04X}")
+    tidy = " ".join(name.split())
+    if tidy.lower() in RESERVED or tidy.lower() in reserved_extra:
+        raise ApiError(400, f"the name {tidy!r} is reserved")
+    return tidy
 
 
 def check_password(password: object, username: str | None = None) -> str:

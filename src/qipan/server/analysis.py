@@ -22,11 +22,13 @@ from .. import agents as _agents
 from ..core import QipanError, load
 from ..core.errors import RecordError
 from ..core.formats import read_records_text
+from ..core.outcome import Outcome
 from ..core.records import Record
 from ..core.refs import load_ref
 from .errors import ApiError
 from .inputs import parse_json
 from .openapi import doc
+from .table_builds import TableBuilds
 
 #: Games listed from one uploaded file, moves per position, and characters of an upload.
 MAX_GAMES = 500
@@ -63,9 +65,12 @@ def analysis_router() -> APIRouter:
 
     @router.post("/api/analysis/position", **doc(400))
     async def show_position(request: Request) -> dict:
-        """The board, legal moves and result after ``moves`` from the start."""
+        """The board, legal moves and result after ``moves`` from the start. ``result``: the
+        record's own result (as ``/api/analysis/records`` gave it), sent at the record's last
+        ply: a game that ended off the board (resigned, lost on time, agreed) shows it there."""
         data = await _json(request)
-        return await asyncio.to_thread(lambda: describe(replay(data)))  # replaying takes time too
+        ended = _record_result(data.get("result"), data)
+        return await asyncio.to_thread(lambda: describe(replay(data), ended))  # replaying takes time too
 
     @router.post("/api/analysis/evaluate", **doc(400, 429))
     async def evaluate_position(request: Request) -> dict:
@@ -82,11 +87,26 @@ def analysis_router() -> APIRouter:
         waiting += 1
         try:
             async with thinking:
-                return await asyncio.to_thread(analyse, state, seconds, plies)
+                out = await asyncio.to_thread(analyse, state, seconds, plies)
         finally:
             waiting -= 1
+        build = _builds(request).pending(state.game)
+        if build is not None and out["perfect"] is not None and "error" in out["perfect"]:
+            seconds_left = build.about_seconds()
+            out["perfect"] = {"building": True, "about_seconds": seconds_left}
+        return out
+
+    @router.get("/api/analysis/tables")
+    async def table_builds(request: Request) -> dict:
+        """The perfect-play tables this server builds at start (``table_builds.py``): each
+        preset's ``state`` (waiting, building, ready, failed) and ``about_seconds`` left."""
+        return {"builds": _builds(request).status()}
 
     return router
+
+
+def _builds(request: Request) -> TableBuilds:
+    return getattr(request.app.state, "table_builds", None) or TableBuilds(False)
 
 
 async def _json(request: Request) -> dict[str, Any]:
@@ -152,7 +172,25 @@ def _record_entry(index: int, record: Record) -> dict:
     entry["title"] = state.game.title
     outcome = record.result or state.outcome
     entry["result_text"] = f"{outcome.result_text()} ({outcome.reason})" if outcome else None
+    if record.tags.get("solutions"):
+        entry["solutions"] = _solutions(state, record.tags["solutions"])
     return entry
+
+
+def _solutions(state, text: str) -> list[dict]:
+    """A puzzle's solutions (the ``solutions`` tag: the moves after `` - `` on a GnuTrax
+    puzzle line), each checked against the puzzle's position: ``{text, legal}`` and the
+    reason where it is not legal, so the page shows them and none is dropped unread."""
+    out = []
+    for move in text.split():
+        trial = state.copy()
+        try:
+            trial.play(move)
+        except QipanError as exc:
+            out.append({"text": move, "legal": False, "error": str(exc)})
+            continue
+        out.append({"text": move, "legal": True})
+    return out
 
 
 # -- positions ----------------------------------------------------------------------------
@@ -176,6 +214,11 @@ def replay(data: dict) -> Any:
         raise ApiError(400, "players must be a whole number")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise ApiError(400, "seed must be a whole number")
+    position = data.get("position")
+    if position is not None:  # a position set up in the editor, then the moves from it
+        from .editor import replay_from
+
+        return replay_from(game_id, options, players, position, moves)
     try:
         record = Record(
             game_id, options, players or load(game_id, **options).players[0], moves=moves, seed=seed
@@ -185,10 +228,33 @@ def replay(data: dict) -> Any:
         raise ApiError(400, str(exc)) from exc
 
 
-def describe(state) -> dict:
-    """What the page draws: the board, the legal moves (their click paths), the result."""
+def _record_result(raw: Any, data: dict) -> Outcome | None:
+    """The record's result sent with its last position, checked; None if none was sent."""
+    if raw is None:
+        return None
+    players = data.get("players")
+    try:
+        outcome = Outcome.from_dict(raw)
+        count = len(outcome.scores)
+        if not isinstance(outcome.reason, str) or not all(
+            isinstance(w, int) and 0 <= w < count for w in outcome.winners
+        ):
+            raise ValueError
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise ApiError(400, "result must be a record's result: {winners, scores, reason}") from None
+    if players is not None and count != players:
+        raise ApiError(400, f"result has {count} scores for a game of {players} players")
+    return outcome
+
+
+def describe(state, ended: Outcome | None = None) -> dict:
+    """What the page draws: the board, the legal moves (their click paths), the result (the
+    rules' own, else ``ended``: the record's result at its last ply, when the game ended off
+    the board) with the cells that decided it (a winning line or loop) for the page to mark."""
     game = state.game
     outcome = state.outcome
+    if outcome is None and ended is not None:
+        outcome = ended
     legal = (
         [] if outcome is not None else [{"text": m.text, "path": list(m.path)} for m in state.legal_moves()]
     )
@@ -203,13 +269,19 @@ def describe(state) -> dict:
         "position": _render(state.position),
         "legal": legal,
         "result": (
-            {"text": outcome.result_text(), "reason": outcome.reason, "winners": list(outcome.winners)}
+            {
+                "text": outcome.result_text(),
+                "reason": outcome.reason,
+                "winners": list(outcome.winners),
+                "cells": list(outcome.cells),
+            }
             if outcome is not None
             else None
         ),
         "capabilities": {
             "has_evaluation": game.has_evaluation,
             "perfect_value": game.perfect_value is not None,
+            "forced_line": game.forced_line is not None,
         },
     }
 
@@ -255,6 +327,7 @@ def analyse(state, seconds: float, plies: int) -> dict:
         "evaluation": None,
         "evaluation_after_line": None,
         "perfect": None,
+        "forced": None,
     }
     if game.has_evaluation:
         out["evaluation"] = round(float(game.evaluate(state, mover)), 4)
@@ -264,7 +337,18 @@ def analyse(state, seconds: float, plies: int) -> dict:
             out["evaluation_after_line"] = round(float(game.evaluate(work, mover)), 4)
     if game.perfect_value is not None:
         out["perfect"] = perfect(state, seconds)
+    if game.forced_line is not None:
+        out["forced"] = forced_wins(state, seconds / 2)
     return out
+
+
+def forced_wins(state, seconds: float) -> dict:
+    """Forced wins by threats (the game's declared ``forced_line``) for the side to move and
+    for its opponent, found within ``seconds``: ``{"wins": [...]}``, or ``{"error": why}``."""
+    try:
+        return {"wins": load_ref(state.game.forced_line)(state, time.perf_counter() + seconds)}
+    except QipanError as exc:
+        return {"error": str(exc)}
 
 
 def perfect(state, seconds: float) -> dict:

@@ -25,16 +25,25 @@ from .. import agents as _agents
 from ..agents.levels import describe_levels
 from ..core import QipanError, load, specs
 from ..fast import warm_up
+from ..kernel_warmup import Background
 from .analysis import analysis_router
 from .errors import ApiError
+from .game_socket import GameSocket
+from .gamedb import FinishedGames, GameDatabase
 from .i18n import LANGUAGES, negotiate, translate_svg
 from .inputs import parse_json
 from .limits import AddressRate, BodyLimit, Limits, RateLimit, TokenBuckets
-from .manager import Connection, Manager
+from .manager import Manager
 from .openapi import CREATE, JOIN, MOVE, OFFER, doc, document
+from .play_api import play_router
+from .puzzles import Puzzles
 from .site import Site
+from .site_api import current as current_login
 from .site_api import site_router
 from .storage import Storage
+from .study_api import study_router
+from .table_builds import TableBuilds
+from .tournament_api import tournament_router
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 log = logging.getLogger("qipan.server")
@@ -46,21 +55,38 @@ def create_app(
     limits: Limits | None = None,
     redis_url: str | None = None,
     settle_heap: bool = False,
+    kernels: Literal["now", "background"] = "now",
+    build_tables: bool = False,
 ) -> FastAPI:
     """The app; ``db_url`` is a SQLAlchemy URL (SQLite by default, or PostgreSQL); ``limits``
     bound what one client may send (``Limits()`` by default); ``redis_url`` (``redis://``)
     makes this one of several processes serving the same database (docs/server.md);
     ``settle_heap``: tune the garbage collector for serving once started (``_settle_heap``;
-    the serving process does, tests that start apps in their own process do not)."""
+    the serving process does, tests that start apps in their own process do not);
+    ``kernels``: load the compiled kernels before serving ("now"), or serve at once and
+    compile them in the background, bots on the reference rules until then ("background",
+    what ``qipan serve`` does: a first start compiles for minutes); ``build_tables``: build
+    the perfect-play tables small enough to build at start, in the background
+    (``table_builds.py``; ``qipan serve`` does)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         _load_games()
-        log.info("compiled kernels ready (CPU s): %s", warm_up())  # not on a player's first move
+        app.state.table_builds = TableBuilds(build_tables).start()  # in a thread of its own
+        compiling = None
+        if kernels == "background":
+            compiling = Background(say=_say)
+            compiling.start()
+        else:
+            log.info("compiled kernels ready (CPU s): %s", warm_up())  # not on a player's first move
+        app.state.kernels = compiling
         storage = Storage(db_url)
         manager = Manager(storage, bot_workers=bot_workers, redis_url=redis_url)
         app.state.manager = manager
         app.state.site = Site(manager)  # before start: resumed games that end get rated
+        app.state.gamedb = GameDatabase(storage.engine)
+        FinishedGames(manager, app.state.gamedb)  # finished games enter the game database
+        app.state.puzzles = Puzzles(storage.engine)
         shared = None
         if redis_url:  # the per-address rates count over every process
             from .pubsub import redis_client
@@ -76,6 +102,9 @@ def create_app(
         try:
             yield
         finally:
+            app.state.table_builds.stop()
+            if compiling is not None:
+                compiling.stop()
             await manager.stop()
             storage.close()
             if shared is not None:
@@ -103,7 +132,10 @@ def create_app(
         return request.app.state.manager
 
     app.include_router(site_router())  # accounts, seeks, ratings, chat (site_api.py)
+    app.include_router(tournament_router())  # arenas, Swiss events, round robins
+    app.include_router(play_router())  # rematches, abandoned seats
     app.include_router(analysis_router())  # the analysis page and its API (analysis.py)
+    app.include_router(study_router())  # game database, explorer, puzzles (study_api.py)
 
     # -- registry ----------------------------------------------------------------------
     @app.get("/api/specs")
@@ -141,6 +173,10 @@ def create_app(
     @app.post("/api/games", status_code=201, **doc(400, body=CREATE))
     async def create_game(request: Request) -> dict:
         data = await _body(request)
+        seats = data.get("seats")
+        for seat in seats if isinstance(seats, list) else ():
+            if isinstance(seat, dict) and seat.get("kind", "human") == "human":
+                await _check_guest_name(request, seat.get("name"))
         session, tickets = await manager(request).create(data)
         for t in tickets:
             if "invite" in t:  # a free seat's one-time link (the fragment never reaches a log)
@@ -167,6 +203,10 @@ def create_app(
     @app.post("/api/games/{game_id}/join", **doc(400, 401, 403, 404, 409, body=JOIN, body_required=False))
     async def join(request: Request, game_id: str) -> dict:
         data = await _body(request, allow_empty=True)
+        session = await manager(request).get(game_id)
+        seat = session.seat_of(_token(request))
+        if seat is None or data.get("name") != session.seats[seat].account:  # else its own name
+            await _check_guest_name(request, data.get("name"))
         return await manager(request).join(
             game_id, _token(request), data.get("seat"), data.get("name"), data.get("invite")
         )
@@ -180,6 +220,11 @@ def create_app(
     @app.post("/api/games/{game_id}/resign", **doc(400, 401, 404, 409))
     async def resign(request: Request, game_id: str) -> dict:
         return (await manager(request).resign(game_id, _token(request))).describe()
+
+    @app.post("/api/games/{game_id}/abort", **doc(400, 401, 404, 409))
+    async def abort(request: Request, game_id: str) -> dict:
+        """Call the game off, unrated: either player may until each side has made a move."""
+        return (await manager(request).abort(game_id, _token(request))).describe()
 
     @app.post("/api/games/{game_id}/draw", **doc(400, 401, 404, 409, body=OFFER, body_required=False))
     async def draw(request: Request, game_id: str) -> dict:
@@ -247,19 +292,13 @@ def create_app(
             if "token" in ws.query_params:
                 raise ApiError(400, TOKEN_IN_URL + ' (or a first message {"type": "auth", "token": ...})')
             token = _bearer(ws.headers.get("authorization", ""))
-            session = await mgr.get(game_id)
-            seat = session.seat_of(token)
+            socket = GameSocket(mgr, ws.send_text, await mgr.get(game_id), token)
         except ApiError as exc:
             await ws.send_text(json.dumps({"type": "error", "status": exc.status, "error": exc.message}))
             await ws.close(code=4000 + exc.status)
             return
-        conn = Connection(ws.send_text, seat)
-        first = mgr.subscribe(session, conn)
         try:
-            await ws.send_text(json.dumps({"type": "hello", "seat": seat}))
-            await ws.send_text(first)
-            if seat is not None:
-                mgr._spawn(mgr.broadcast(session))  # others see this seat come online
+            await socket.start()
             while True:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
@@ -267,7 +306,9 @@ def create_app(
                 raw = message.get("text")
                 if raw is None:  # a binary frame: read it as UTF-8 JSON too
                     raw = (message.get("bytes") or b"").decode("utf-8", "replace")
-                wait = own.wait(None) or await socket_addresses.wait(address)
+                # A message costs by size on its connection (limits.py), one on its address.
+                cost = 1 + len(raw) // limits.ws_bytes_per_token
+                wait = own.wait(None, cost=cost) or await socket_addresses.wait(address)
                 if wait:  # refused unread; the connection stays open
                     reply = {"type": "error", "status": 429, "error": f"too many messages: wait {wait:.1f} s"}
                     reply["id"] = _message_id(raw)
@@ -277,47 +318,11 @@ def create_app(
                     await asyncio.sleep(wait)
                     continue
                 await asyncio.sleep(0)  # messages already buffered must not starve other sockets
-                try:
-                    data = parse_json(raw)
-                    if not isinstance(data, dict):
-                        raise ApiError(
-                            400, 'send a JSON object such as {"type": "move", "move": "d2", "ply": 0}'
-                        )
-                except ApiError as exc:
-                    await ws.send_text(
-                        json.dumps({"type": "error", "status": exc.status, "error": exc.message})
-                    )
-                    continue
-                kind = data.get("type")
-                if kind == "auth":
-                    try:
-                        if not isinstance(data.get("token"), str):
-                            raise ApiError(400, 'send {"type": "auth", "token": "<the seat token>"}')
-                        seat = session.seat_of(data["token"])
-                    except ApiError as exc:
-                        await ws.send_text(
-                            json.dumps({"type": "error", "status": exc.status, "error": exc.message})
-                        )
-                        continue
-                    token = data["token"]
-                    mgr.unsubscribe(game_id, conn)
-                    conn = Connection(ws.send_text, seat)
-                    first = mgr.subscribe(session, conn)
-                    await ws.send_text(json.dumps({"type": "hello", "seat": seat}))
-                    await ws.send_text(first)
-                    mgr._spawn(mgr.broadcast(session))
-                    continue
-                if kind == "resync":  # the client lost track: the whole state again
-                    await mgr.get(game_id)  # a change being stored is finished first
-                    await ws.send_text(mgr.full_state(session, conn))
-                    continue
-                reply = await _ws_action(mgr, game_id, token, data)
-                if reply is not None:
-                    await ws.send_text(json.dumps(reply))
+                await socket.handle(raw)
         except (WebSocketDisconnect, WebSocketDisconnected):  # closed while we read or sent
             pass
         finally:
-            mgr.unsubscribe(game_id, conn)
+            socket.close()
 
     # -- front-end ---------------------------------------------------------------------
     app.mount("/static", StaticFiles(directory=WEB), name="static")
@@ -338,8 +343,22 @@ def create_app(
     async def health() -> PlainTextResponse:
         return PlainTextResponse("ok")
 
+    @app.get("/api/status")
+    async def status(request: Request) -> dict:
+        """What the server is doing besides serving: the fast engines (compiled kernels) of
+        which game families are loaded, and whether they are still being compiled."""
+        compiling = request.app.state.kernels
+        return {"kernels": compiling.status() if compiling is not None else {"compiling": False}}
+
     document(app)
     return app
+
+
+def _say(text: str) -> None:
+    """A line for the person who started the server (the console, not the log's format)."""
+    import sys
+
+    print(f"qipan: {text}", file=sys.stderr, flush=True)
 
 
 #: Allocations between two young-generation collections while serving (700 by default).
@@ -369,30 +388,13 @@ def _load_games() -> None:
         log.exception("a game package failed to import; the other games are served")
 
 
-async def _ws_action(mgr: Manager, game_id: str, token: str | None, data: dict) -> dict | None:
-    """Run one client message; returns an error or acknowledgement for the sender."""
-    request_id = None
-    try:
-        request_id = data.get("id")
-        kind = data.get("type")
-        if kind == "ping":
-            return {"type": "pong", "id": request_id}
-        if not token and kind in ("move", "resign", "draw", "undo"):
-            raise ApiError(401, "spectators cannot act: connect with a seat's token")
-        if kind == "move":
-            await mgr.move(game_id, token, data.get("move"), data.get("ply"))
-        elif kind == "resign":
-            await mgr.resign(game_id, token)
-        elif kind == "draw":
-            await mgr.draw(game_id, token, data.get("action", "offer"))
-        elif kind == "undo":
-            await mgr.undo(game_id, token, data.get("action", "offer"))
-        else:
-            raise ApiError(400, "type must be move, resign, draw, undo, ping, auth or resync")
-        # The new state reaches everyone anyway; an acknowledgement only when asked (an id).
-        return {"type": "ok", "id": request_id} if request_id is not None else None
-    except ApiError as exc:
-        return {"type": "error", "status": exc.status, "error": exc.message, "id": request_id}
+async def _check_guest_name(request: Request, name: Any) -> None:
+    """Seat names: no invisible characters, reserved words or other accounts' usernames
+    (Site.check_guest_name); one's own username is fine when logged in."""
+    if name is None:
+        return
+    login = await current_login(request)
+    await request.app.state.site.check_guest_name(name, login.account.username if login else None)
 
 
 TOKEN_IN_URL = "send the seat token in an Authorization: Bearer header, not in the URL"

@@ -1,5 +1,6 @@
 """Limits on what one client may make the server do: request body size and read time, and
-how many requests and WebSocket messages per second.
+how many requests and WebSocket messages per second (the socket layer's own limits, on
+headers, handshakes, frames and open connections, are set from here too: connections.py).
 
 Pure ASGI middleware, so they cover every route (also the ones other modules add) before
 the route runs. A body announced larger than the limit is refused without reading it, a
@@ -7,7 +8,8 @@ streamed body is refused as soon as it passes the limit, and a body that stops a
 is refused after ``body_timeout`` seconds rather than holding its connection forever.
 Rates are token buckets: per client address for HTTP requests and WebSocket handshakes
 (429 with Retry-After), per connection and per address for WebSocket messages (an error
-message; the connection stays open). With several serving processes (``--redis``) the
+message; the connection stays open). A connection's messages cost by size: one token and
+one more per ``ws_bytes_per_token`` bytes, so large frames spend its rate sooner. With several serving processes (``--redis``) the
 per-address rates count over all of them (``SharedCounts``); a connection lives in one
 process, so its own rate stays local."""
 
@@ -39,11 +41,28 @@ class Limits:
     ws_burst: int = 40
     ws_address_rate: float | None = 200.0
     ws_address_burst: int = 400
+    #: A WebSocket message's cost on its connection's rate: 1 token + 1 per this many bytes.
+    ws_bytes_per_token: int = 4096
+    #: Largest WebSocket frame (the API's messages are under 1 KiB); a larger one closes
+    #: the connection (1009) before its payload is read.
+    max_frame: int = 64 * 1024
+    #: Seconds a connection has to send a request's headers, and a WebSocket upgrade to
+    #: complete its handshake.
+    header_timeout: float = 5.0
+    #: Connections one address may hold open in one process (the reverse proxy's own
+    #: connections excepted: connections.py). None: no cap.
+    connections_per_address: int | None = 64
+    #: New WebSocket connections one address may have set up a second in one process, after
+    #: a burst; the others wait their turn, up to ``ws_setup_wait`` seconds, and are then
+    #: refused (socket_pace.py; the reverse proxy's connections excepted). None: no pace.
+    ws_setup_rate: float | None = 5.0
+    ws_setup_burst: int = 10
+    ws_setup_wait: float = 3.0
 
     @classmethod
     def unlimited_rates(cls) -> Limits:
         """No rate limits (load tests from one address on loopback); sizes still apply."""
-        return cls(http_rate=None, ws_rate=None, ws_address_rate=None)
+        return cls(http_rate=None, ws_rate=None, ws_address_rate=None, ws_setup_rate=None)
 
 
 class TokenBuckets:
@@ -56,17 +75,19 @@ class TokenBuckets:
         self.rate, self.burst = rate, burst
         self.buckets: dict[object, tuple[float, float]] = {}
 
-    def wait(self, key: object, now: float | None = None) -> float:
-        """0 if ``key`` may act now (and takes a token), else the seconds until it may."""
+    def wait(self, key: object, now: float | None = None, cost: float = 1.0) -> float:
+        """0 if ``key`` may act now (and takes ``cost`` tokens), else the seconds until it
+        may. A cost above the burst is taken once the bucket is full (it goes into debt)."""
         if self.rate is None:
             return 0.0
         now = time.monotonic() if now is None else now
         tokens, last = self.buckets.get(key, (float(self.burst), now))
         tokens = min(float(self.burst), tokens + (now - last) * self.rate)
-        if tokens < 1.0:
+        need = min(cost, float(self.burst))
+        if tokens < need:
             self.buckets[key] = (tokens, now)
-            return (1.0 - tokens) / self.rate
-        self.buckets[key] = (tokens - 1.0, now)
+            return (need - tokens) / self.rate
+        self.buckets[key] = (tokens - cost, now)
         if len(self.buckets) > self.MAX_KEYS:
             self._forget_full(now)
         return 0.0

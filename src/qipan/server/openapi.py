@@ -72,6 +72,11 @@ CREATE = {
             },
         },
         "realtime": {"type": ["number", "null"], "minimum": 0.01, "maximum": 600},
+        "position": {
+            "type": ["string", "null"],
+            "maxLength": 4000,
+            "description": "the position text to start from (the position editor's); null: the rules' start",
+        },
     },
 }
 JOIN = {

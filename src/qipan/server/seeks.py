@@ -10,10 +10,10 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from ..core import OptionError, QipanError, load, spec
+from ..core import load
 from .accounts import Account
-from .clock import Clock, ClockError
 from .errors import ApiError
+from .inputs import game_and_options, game_clock, player_count, yes_or_no
 from .ratings import CORRESPONDENCE_DAYS, time_class
 from .session import new_game_id
 from .sitedb import accounts, seeks
@@ -28,20 +28,24 @@ RATING_BOUNDS = (0, 4000)
 
 def parse_seek(data: dict) -> dict:
     """A validated seek from a request body (ApiError 400 saying what is wrong)."""
-    name = data.get("game")
-    if not isinstance(name, str) or not name:
-        raise ApiError(400, 'say which game to play: {"game": "<id>"}')
-    options = data.get("options") or {}
-    if not isinstance(options, dict):
-        raise ApiError(400, "options must be an object")
-    try:
-        game_spec = spec(name)
-        game = load(game_spec.id, **options)
-    except (OptionError, QipanError) as exc:
-        raise ApiError(400, str(exc)) from exc
+    terms = parse_terms(data, 2)
+    low, high = (_rating_bound(data.get(k), k) for k in ("rating_min", "rating_max"))
+    if low is not None and high is not None and low > high:
+        raise ApiError(400, "rating_min is above rating_max")
+    del terms["players"]
+    return terms | {"rating_min": low, "rating_max": high}
+
+
+def parse_terms(data: dict, players: int | None = None) -> dict:
+    """A game's terms from a request body (seeks, tournaments): game, options, players
+    (``players`` when the caller fixes it, else the request's or the game's first),
+    clock or days per move, rated; ApiError 400 saying what is wrong."""
+    game_spec, game = game_and_options(data)
     defaults = load(game_spec.id).options
-    if 2 not in game_spec.players:
+    if players == 2 and 2 not in game_spec.players:
         raise ApiError(400, f"seeks are for two players; {game_spec.title} is played by {game_spec.players}")
+    if players is None:
+        players = player_count(data, game_spec, least=2)
     clock, days = data.get("clock"), data.get("days")
     if clock is not None and days is not None:
         raise ApiError(400, "a seek has a clock or days per move, not both")
@@ -50,35 +54,24 @@ def parse_seek(data: dict) -> dict:
             raise ApiError(400, f"days per move must be one of {', '.join(map(str, CORRESPONDENCE_DAYS))}")
         clock = {"mode": "move", "initial": days * 86400, "wall": True}
     elif clock is not None:
-        if not isinstance(clock, dict):
-            raise ApiError(400, 'clock must be an object such as {"initial": 300, "increment": 3}')
-        if clock.get("wall"):
+        if isinstance(clock, dict) and clock.get("wall"):
             raise ApiError(400, "for correspondence give days per move")
-        try:
-            clock = Clock.from_request(clock, 2).to_dict()
-        except ClockError as exc:
-            raise ApiError(400, str(exc)) from exc
+        clock = game_clock(clock, 2, '{"initial": 300, "increment": 3}').to_dict()
         clock = {k: clock[k] for k in ("mode", "initial", "increment")}
-    rated = data.get("rated", False)
-    if not isinstance(rated, bool):
-        raise ApiError(400, "rated must be true or false")
+    rated = yes_or_no(data, "rated", False)
     klass = time_class(clock, days)
     if rated and klass is None:
         raise ApiError(400, "a rated game needs a clock or days per move")
-    low, high = (_rating_bound(data.get(k), k) for k in ("rating_min", "rating_max"))
-    if low is not None and high is not None and low > high:
-        raise ApiError(400, "rating_min is above rating_max")
     return {
         "game": game_spec.id,
         "family": game_spec.family,
         # Only what differs from the defaults, so equal setups compare equal (quick pairing).
         "options": {k: v for k, v in game.options.items() if defaults.get(k, object()) != v},
+        "players": players,
         "clock": clock,
         "days": days,
         "time_class": klass or "untimed",
         "rated": rated,
-        "rating_min": low,
-        "rating_max": high,
     }
 
 

@@ -14,10 +14,12 @@ from typing import Any
 from .. import agents as _agents
 from ..agents import AgentSpec, Budget
 from ..core import CHANCE, Game, OptionError, Outcome, QipanError, State, load, resolve_chance
+from ..core.records import POSITION_TAG
 from ..records import Record
 from .clock import Clock
 from .errors import ApiError
-from .storage import StoredGame, StoredMove
+from .seats import Seat
+from .storage import Status, StoredGame, StoredMove
 
 #: The server's caps on a bot's limits (the agents' own bounds are wider).
 MAX_BOT_SECONDS = 60.0
@@ -27,6 +29,16 @@ MAX_BOT_DEPTH = 32
 IDLE_MOVE = "-"
 #: Moves a seat may queue for its next real-time ticks.
 QUEUED_MOVES = 3
+
+
+def start_state(game: Game, players: int, seed: int, position: str | None) -> State:
+    """The state a game starts from: the rules' start, or the position it was set up from
+    (the position editor's text, read by the game's own reader)."""
+    if position is None:
+        return game.new(players=players, seed=seed)
+    state = game.position(position)
+    state.seed = seed
+    return state
 
 
 def new_token() -> str:
@@ -122,7 +134,7 @@ class Session:
     def restore(cls, stored: StoredGame) -> Session:
         """Rebuild a game from storage by replaying its moves through the rules."""
         game = load(stored.game, **stored.options)
-        state = game.new(players=stored.players, seed=stored.seed)
+        state = start_state(game, stored.players, stored.seed, stored.position)
         for m in stored.moves:
             state.play(m.text)
         session = cls(stored, game, state)
@@ -177,6 +189,13 @@ class Session:
         self.offers = offers_from(stored.offers)
         return changed
 
+    def stored_result(self) -> dict | None:
+        """The result as stored and published (None: not over)."""
+        return self.result.to_dict() if self.result else None
+
+    def stored_clock(self) -> dict | None:
+        return self.clock.to_dict() if self.clock else None
+
     def stored_offers(self) -> dict | None:
         """The offers as stored and published (None: no offer)."""
         offers = self.offers
@@ -195,11 +214,11 @@ class Session:
         return self.stored.version
 
     @property
-    def seats(self) -> list[dict]:
+    def seats(self) -> list[Seat]:
         return self.stored.seats
 
     @property
-    def status(self) -> str:
+    def status(self) -> Status:
         return self.stored.status
 
     @property
@@ -221,14 +240,14 @@ class Session:
         if not token:
             return None
         for i, seat in enumerate(self.seats):
-            if seat.get("token") and hmac.compare_digest(seat["token"], token):
+            if seat.token and hmac.compare_digest(seat.token, token):
                 return i
         raise ApiError(401, "this token is not a seat of this game")
 
     def seat_of_invite(self, code: str) -> int:
         """The seat an invite link's code was made for (used or not)."""
         for i, seat in enumerate(self.seats):
-            if seat.get("invite") and hmac.compare_digest(seat["invite"], code):
+            if seat.invite and hmac.compare_digest(seat.invite, code):
                 return i
         raise ApiError(401, "this invite link is not for this game")
 
@@ -239,11 +258,14 @@ class Session:
         return seat
 
     def human_seats(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if s["kind"] == "human"]
+        return [i for i, s in enumerate(self.seats) if s.human]
+
+    def bot_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.bot]
 
     def name(self, seat: int) -> str:
         s = self.seats[seat]
-        return s.get("name") or (s.get("agent") if s["kind"] == "bot" else None) or f"player {seat + 1}"
+        return s.name or (s.agent if s.bot else None) or f"player {seat + 1}"
 
     def bot_budget(self, seat: int) -> Budget | None:
         """The bot's clock as its agent sees it, None without a clock. A per-move clock
@@ -258,9 +280,9 @@ class Session:
     def agent(self, seat: int):
         if seat not in self.agents:
             s = self.seats[seat]
-            limits = dict(s.get("limits") or {})
+            limits = dict(s.limits or {})
             limits.setdefault("seed", (self.stored.seed * 31 + seat) % 2**31)
-            self.agents[seat] = _agents.load(s["agent"], **limits)
+            self.agents[seat] = _agents.load(s.agent, **limits)
         return self.agents[seat]
 
     # -- play --------------------------------------------------------------------------
@@ -358,7 +380,7 @@ class Session:
             spent=list(self.spent),
             stored=(
                 self.stored.status,
-                [dict(seat) for seat in self.stored.seats],
+                [replace(seat) for seat in self.stored.seats],
                 self.stored.clock,
                 self.stored.result,
             ),
@@ -394,6 +416,19 @@ class Session:
         self.stored.status = "over"
         if self.clock:
             self.clock.start(None, time.time())
+
+    def every_side_moved(self) -> bool:
+        """True once each seat has made a move of its own (before that a rated game can be
+        aborted: fair_play.py)."""
+        movers = {m.player for m in self.stored.moves}
+        return all(seat in movers for seat in range(self.stored.players))
+
+    def aborted(self, seat: int) -> Outcome:
+        """The result of a game called off by ``seat`` before each side had moved: nobody
+        won, nobody scored, and it is not rated."""
+        return Outcome(
+            (), (0.0,) * self.stored.players, f"aborted by {self.name(seat)} before each side had moved"
+        )
 
     def others_win(self, seat: int, reason: str) -> Outcome:
         others = [i for i in range(self.stored.players) if i != seat]
@@ -445,6 +480,8 @@ class Session:
             "public": self.stored.public,
             "seats": self._seats(),
             "ply": state.ply,
+            # The edited position the game was set up from (None: the rules' start).
+            "start_position": self.stored.position,
             "to_move": self._to_move(),
             "moves": [
                 {"text": m.text, "player": p} for m, p in zip(state.history, self._movers(), strict=True)
@@ -488,6 +525,8 @@ class Session:
         rec.ended = iso(self.stored.updated) if self.status == "over" else None
         if any(s is not None for s in self.spent):
             rec.times = [round(s, 3) if s is not None else 0.0 for s in self.spent]
+        if self.stored.position is not None:  # the moves start from the edited position
+            rec.tags[POSITION_TAG] = self.stored.position
         rec.tags["Site"] = "qipan server"
         rec.tags["GameId"] = self.id
         return rec
@@ -505,12 +544,14 @@ class Session:
             out.append(
                 {
                     "seat": i,
-                    "kind": s["kind"],
+                    "kind": s.kind,
                     "name": self.name(i),
-                    "agent": s.get("agent"),
-                    "limits": s.get("limits"),
-                    "joined": bool(s.get("joined")),
-                    "online": self.online.get(i, 0) > 0 or i in self.online_elsewhere or s["kind"] == "bot",
+                    "agent": s.agent,
+                    "limits": s.limits,
+                    "joined": s.joined,
+                    "account": s.account,
+                    "online": self.online.get(i, 0) > 0 or i in self.online_elsewhere or s.bot,
+                    "left": s.left,
                 }
                 | ({"colour": colours[i][0], "fill": colours[i][1]} if i < len(colours) else {})
             )

@@ -157,6 +157,7 @@ def site_router() -> APIRouter:
         await s.signups_by_ip.hit(_client(request))
         hashed = await asyncio.to_thread(s.accounts.hash, password)
         account = await s.db(s.accounts.create, username, hashed)
+        await s.db(s.addresses.seen, account.id, _client(request), True)
         token, csrf = await s.db(s.accounts.open_session, account)
         return _logged_in(
             request, JSONResponse({"username": account.username, "csrf": csrf}, status_code=201), token
@@ -170,18 +171,19 @@ def site_router() -> APIRouter:
         username, password = data.get("username"), data.get("password")
         if not isinstance(username, str) or not isinstance(password, str) or not username or not password:
             raise ApiError(400, 'send {"username": "...", "password": "..."}')
-        key = username.lower()[:40]
-        wait = max(await s.login_by_ip.blocked(_client(request)), await s.login_failures.blocked(key))
+        key, address = username.lower()[:40], _client(request)
+        wait = max(await s.login_by_ip.blocked(address), await s.login_failures.wait(key, address))
         if wait:
             raise _too_many(wait)
-        await s.login_by_ip.hit(_client(request))
+        await s.login_by_ip.hit(address)
         found = await s.db(s.accounts.find, username) if len(username) <= 20 else None
         # A missing account is checked against a dummy hash: failing takes as long either way.
         ok = await asyncio.to_thread(s.accounts.verify, found[1] if found else None, password[:256])
         if not ok or found is None:
-            await s.login_failures.hit(key)
+            await s.login_failures.failed(key, address)
             raise ApiError(401, "wrong username or password")
-        await s.login_failures.clear(key)
+        await s.login_failures.succeeded(key, address)
+        await s.db(s.addresses.seen, found[0].id, address)
         token, csrf = await s.db(s.accounts.open_session, found[0])
         return _logged_in(request, JSONResponse({"username": found[0].username, "csrf": csrf}), token)
 
@@ -202,6 +204,8 @@ def site_router() -> APIRouter:
             "account": {"username": login.account.username},
             "csrf": login.csrf,
             "your_turn": await site(request).your_turn(login.account.id),
+            # the same games with what the notices need (web/notices.js)
+            "waiting": await site(request).waiting(login.account.id),
         }
 
     @router.post("/api/account/password", **doc(400, 401, 403, 429, body=_object(old=TEXT, new=TEXT)))
@@ -213,13 +217,13 @@ def site_router() -> APIRouter:
         new = check_password(data.get("new"), login.account.username)
         if not isinstance(old, str):
             raise ApiError(400, "send the current password as old")
-        key = login.account.username.lower()
-        wait = await s.login_failures.blocked(key)
+        key, address = login.account.username.lower(), _client(request)
+        wait = await s.login_failures.wait(key, address)
         if wait:
             raise _too_many(wait)
         found = await s.db(s.accounts.find, login.account.username)
         if not await asyncio.to_thread(s.accounts.verify, found[1] if found else None, old[:256]):
-            await s.login_failures.hit(key)
+            await s.login_failures.failed(key, address)
             raise ApiError(401, "the current password is wrong")
         hashed = await asyncio.to_thread(s.accounts.hash, new)
         await s.db(s.accounts.set_password, login.account.id, hashed, login.token_hash)
@@ -282,9 +286,7 @@ def site_router() -> APIRouter:
         s = site(request)
         out = []
         for seek in await s.db(s.seeks.open):
-            rating = await s.db(
-                s.standings.rating, seek["account_id"], _family(seek["game"]), seek["time_class"]
-            )
+            rating = await s.db(s.standings.rating, seek["account_id"], seek["game"], seek["time_class"])
             out.append(_seek(seek) | {"rating": round(rating.rating), "provisional": rating.provisional})
         return {"seeks": out}
 
@@ -293,6 +295,7 @@ def site_router() -> APIRouter:
         login = await require_login(request)
         s = site(request)
         seek = parse_seek(await body(request))
+        await s.db(s.addresses.seen, login.account.id, _client(request))
         return {"id": await s.db(s.seeks.post, login.account, seek)}
 
     @router.delete("/api/seeks/{seek_id}", **doc(401, 403, 404, 409))
@@ -305,16 +308,18 @@ def site_router() -> APIRouter:
     @router.post("/api/seeks/{seek_id}/accept", **doc(401, 403, 404, 409))
     async def accept_seek(request: Request, seek_id: str) -> dict:
         login = await require_login(request)
-        return await site(request).accept(login.account, seek_id)
+        return await site(request).accept(login.account, seek_id, _client(request))
 
     @router.post("/api/quick", **doc(400, 401, 403, 409, body=SEEK))
     async def quick_pairing(request: Request) -> dict:
         login = await require_login(request)
-        return await site(request).quick(login.account, parse_seek(await body(request)))
+        return await site(request).quick(login.account, parse_seek(await body(request)), _client(request))
 
-    @router.get("/api/bots")
-    async def list_bots() -> dict:
-        return {"bots": bots()}
+    @router.get("/api/bots", **doc(400))
+    async def list_bots(game: str | None = None) -> dict:
+        """Levels 1-8 with their ratings on ``game`` (default: the featured game), the same
+        ratings as the game's levels in ``/api/specs``."""
+        return {"bots": bots(game)}
 
     # -- translations ------------------------------------------------------------------
     @router.get("/api/i18n", **doc(400))
@@ -337,13 +342,19 @@ def site_router() -> APIRouter:
 
     # -- ratings and profiles ----------------------------------------------------------
     @router.get("/api/leaderboard", **doc(400))
-    async def leaderboard(request: Request, family: str | None = None, time_class: str | None = None) -> dict:
+    async def leaderboard(
+        request: Request, family: str | None = None, time_class: str | None = None, variant: str | None = None
+    ) -> dict:
+        """The best ratings of one variant (a preset id), or of every variant of a family
+        (each row names its variant): variants are rated apart, families group them."""
         if family is not None and family not in {g.family for g in specs()}:
             raise ApiError(400, f"unknown game family {family!r}")
+        if variant is not None and variant not in {g.id for g in specs()}:
+            raise ApiError(400, f"unknown variant {variant!r}")
         if time_class is not None and time_class not in TIME_CLASSES:
             raise ApiError(400, f"time_class must be one of {', '.join(TIME_CLASSES)}")
         s = site(request)
-        return {"players": await s.db(s.standings.leaderboard, family, time_class, 50)}
+        return {"players": await s.db(s.standings.leaderboard, family, time_class, 50, variant)}
 
     @router.get("/api/users/{username}", **doc(404))
     async def profile(request: Request, username: str) -> dict:
@@ -355,6 +366,8 @@ def site_router() -> APIRouter:
         return {
             "username": account.username,
             "ratings": await s.db(s.standings.of_account, account.id),
+            # 3-4 player and team games (OpenSkill, skill.py), beside the Glicko-2 ones
+            "skills": await s.db(s.standings.skills_of, account.id),
             "history": await s.db(s.standings.history, account.id),
             "games": await s.games_of(account.id, 50),
         }
@@ -412,7 +425,7 @@ def site_router() -> APIRouter:
             if owned and session.status != "over":
                 raise ApiError(403, "players write in the players' room while the game is on")
             seat, account_id, name = None, login.account.id, login.account.username
-        s.chat_allowed(f"{game_id}:{seat}" if account_id is None else f"a{account_id}")
+        await s.chat_allowed(f"{game_id}:{seat}" if account_id is None else f"a{account_id}")
         return await s.db(s.chat.post, game_id, room, name, text, account_id, seat)
 
     # -- pages -------------------------------------------------------------------------
@@ -435,12 +448,6 @@ def site_router() -> APIRouter:
         return FileResponse(WEB / "profile.html")
 
     return router
-
-
-def _family(game: str) -> str:
-    from ..core import spec
-
-    return spec(game).family
 
 
 def _seek(seek: dict) -> dict:

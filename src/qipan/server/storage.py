@@ -17,10 +17,15 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
+
+from .seats import Seat, seats_from_dicts, seats_to_dicts
+
+#: A game waits for its seats to be taken, is played, or is over.
+Status = Literal["open", "active", "over"]
 
 metadata = sa.MetaData()
 
@@ -47,6 +52,8 @@ games_table = sa.Table(
     # The draw and undo offers standing ({"draw": [seats], "undo": [seats], "undo_to": ply});
     # a move clears them.
     sa.Column("offers", sa.JSON, nullable=True),
+    # The position text the game was set up from (the position editor); NULL: the rules' start.
+    sa.Column("position", sa.Text, nullable=True),
 )
 
 moves_table = sa.Table(
@@ -120,10 +127,10 @@ class StoredGame:
     options: dict
     players: int
     seed: int
-    status: str
+    status: Status
     public: bool
-    #: One dict per seat: kind ("human"/"bot"), name, token, joined, agent, limits.
-    seats: list[dict]
+    #: Stored as one dict per seat (``Seat.to_dict``).
+    seats: list[Seat]
     clock: dict | None = None
     result: dict | None = None
     realtime: float | None = None
@@ -134,6 +141,8 @@ class StoredGame:
     version: int = 0
     #: The offers standing: {"draw": [seats], "undo": [seats], "undo_to": ply}, or None.
     offers: dict | None = None
+    #: The position text the game was set up from (``game.position``); None: the rules' start.
+    position: str | None = None
 
 
 def normalise_url(url: str) -> str:
@@ -247,13 +256,14 @@ class Storage:
                     seed=game.seed,
                     status=game.status,
                     public=game.public,
-                    seats=game.seats,
+                    seats=seats_to_dicts(game.seats),
                     clock=game.clock,
                     result=game.result,
                     realtime=game.realtime,
                     created=now,
                     updated=now,
                     version=game.version,
+                    position=game.position,
                 )
             )
             if game.moves:
@@ -475,10 +485,14 @@ class Storage:
                 if done:
                     claimed.append(game_id)
             for (game_id,) in conn.execute(unleased).all():
-                insert = _insert_ignore(self.engine.dialect.name, leases_table)
-                if conn.execute(insert.values(game_id=game_id, holder=holder, since=now)).rowcount:
+                if self._lease_new(conn, game_id, holder, now):
                     claimed.append(game_id)
         return claimed
+
+    def _lease_new(self, conn: sa.Connection, game_id: str, holder: str, now: float) -> bool:
+        """Take the lease of a game nobody holds; False where another process took it first
+        (so two processes never both run it)."""
+        return insert_if_new(conn, leases_table, game_id=game_id, holder=holder, since=now)
 
     def leases_of(self, holder: str) -> set[str]:
         """The games whose lease ``holder`` has."""
@@ -498,6 +512,8 @@ class Storage:
 
 def _update_at(conn: Any, game_id: str, version: int | None, fields: dict) -> None:
     """Update a game row and bump its version; with ``version``, only from that version."""
+    if "seats" in fields:
+        fields["seats"] = seats_to_dicts(fields["seats"])
     query = games_table.update().where(games_table.c.id == game_id)
     if version is not None:
         query = query.where(games_table.c.version == version)
@@ -506,13 +522,19 @@ def _update_at(conn: Any, game_id: str, version: int | None, fields: dict) -> No
         raise GameChanged(f"game {game_id} is no longer at version {version}")
 
 
-def _insert_ignore(dialect: str, table: sa.Table) -> Any:
-    """INSERT that does nothing where the primary key is taken (PostgreSQL and SQLite)."""
-    if dialect == "postgresql":
+def insert_if_new(conn: sa.Connection, table: sa.Table, **values: Any) -> bool:
+    """INSERT a row unless its primary key is taken (PostgreSQL and SQLite); whether it went
+    in. RETURNING decides, not rowcount: psycopg reports -1 (true) for an INSERT ... ON
+    CONFLICT DO NOTHING that inserted nothing."""
+    if conn.dialect.name == "postgresql":
         from sqlalchemy.dialects.postgresql import insert
     else:
         from sqlalchemy.dialects.sqlite import insert
-    return insert(table).on_conflict_do_nothing()
+    key = next(iter(table.primary_key.columns))
+    return (
+        conn.execute(insert(table).on_conflict_do_nothing().values(**values).returning(key)).first()
+        is not None
+    )
 
 
 def _move_rows(game_id: str, first_ply: int, moves: list[StoredMove], now: float) -> list[dict]:
@@ -538,7 +560,7 @@ def _game_from_row(row: Any) -> StoredGame:
         seed=row["seed"],
         status=row["status"],
         public=bool(row["public"]),
-        seats=list(row["seats"]),
+        seats=seats_from_dicts(row["seats"]),
         clock=row["clock"],
         result=row["result"],
         realtime=row["realtime"],
@@ -546,6 +568,7 @@ def _game_from_row(row: Any) -> StoredGame:
         updated=row["updated"],
         version=row["version"],
         offers=row["offers"],
+        position=row["position"],
     )
 
 

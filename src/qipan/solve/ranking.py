@@ -13,7 +13,7 @@ permutation table by 8-bit chunks."""
 
 from __future__ import annotations
 
-from .jit import njit, np
+from .jit import njit, np, popcount
 
 MAX_POINTS = 24
 
@@ -42,15 +42,6 @@ def permutation_table(perms: list[tuple[int, ...]]) -> np.ndarray:
                         out |= 1 << perm[i]
                 table[g, k, byte] = out
     return table
-
-
-@njit
-def popcount(m):
-    c = 0
-    while m:
-        m &= m - 1
-        c += 1
-    return c
 
 
 @njit

@@ -1,15 +1,16 @@
 // The signed-in account on every page: the header (log in / your name, "your turn" count,
 // log out), requests that carry the session's CSRF token, and the seats an account owns.
-import { el, mySeats, rememberSeat } from "./api.js";
+import { api, el, every, mySeats, rememberSeat } from "./api.js";
 import { languageSwitch, t } from "./i18n.js";
+import { showNotices } from "./notices.js";
 
 let me = null;          // {account, csrf, your_turn} once loaded
 let loading = null;
 
 export function whoami(refresh = false) {
   if (!loading || refresh) {
-    loading = fetch("/api/account/me", { credentials: "same-origin" })
-      .then((r) => r.json()).catch(() => ({ account: null }))
+    loading = api("GET", "/api/account/me")
+      .catch(() => ({ account: null }))
       .then((data) => { me = data; return data; });
   }
   return loading;
@@ -17,13 +18,7 @@ export function whoami(refresh = false) {
 
 // A request with the session cookie and the CSRF token (for every change an account makes).
 export async function siteApi(method, path, body) {
-  const headers = { "Content-Type": "application/json" };
-  if (me && me.csrf) headers["X-CSRF-Token"] = me.csrf;
-  const response = await fetch(path, { method, headers, credentials: "same-origin",
-    body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || `${response.status} ${response.statusText}`);
-  return data;
+  return api(method, path, body, undefined, me && me.csrf ? { "X-CSRF-Token": me.csrf } : {});
 }
 
 // The seats this account owns in a game (from any device) become this browser's too.
@@ -66,10 +61,10 @@ function renderHeader(data) {
     nav.replaceChildren(el("a", { href: "/account", id: "login-link" }, t("account.login_signup")), switcher);
     return;
   }
-  const turns = data.your_turn || [];
+  const waiting = data.waiting || [];
+  const list = showNotices(waiting);
   nav.replaceChildren(...[
-    turns.length ? el("a", { href: `/g/${turns[0]}`, id: "your-turn", class: "badge", title: t("account.your_turn_help") },
-      t("account.your_turn_count", { n: turns.length })) : null,
+    waiting.length ? list : null,
     el("a", { href: `/u/${encodeURIComponent(data.account.username)}`, id: "me-link" }, data.account.username),
     el("a", { href: "/account" }, t("account.account")),
     el("button", { type: "button", id: "logout", class: "link", onclick: logout }, t("account.logout")), switcher].filter(Boolean));
@@ -85,6 +80,9 @@ export function resultFor(g) {
   return g.my_seats.some((s) => g.result.winners.includes(s)) ? t("account.won") : t("account.lost");
 }
 
+/** Ask the server again now (a game of this page just ended or started). */
+export async function refreshHeader() { renderHeader(await whoami(true)); }
+
 export async function logout() {
   try { await siteApi("POST", "/api/account/logout"); } catch { /* already out */ }
   location.href = "/";
@@ -97,7 +95,7 @@ async function init() {
     linkGuestSeats();
     // The "your turn" marker follows correspondence and live games without a reload.
     const refresh = async () => renderHeader(await whoami(true));
-    setInterval(refresh, 10000);
+    every(10000, refresh);
     window.addEventListener("focus", refresh);
   }
 }

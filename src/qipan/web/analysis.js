@@ -7,10 +7,13 @@
 // the whole position and a shared link opens exactly it.
 import { api, el } from "./api.js";
 import { PathPicker } from "./clicks.js";
-import { gameName, t, translateError, translatePicture } from "./i18n.js";
+import { BoardView } from "./board-view.js";
+import { showExplorer } from "./explorer.js";
+import { gameName, t, translateError } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const picker = new PathPicker();
+const board = new BoardView($("board"));
 // Uploads above this are refused by the server (its request body limit): say so first.
 const MAX_UPLOAD = 60 * 1024;
 const THINK_SECONDS = [0.5, 1, 2, 5];
@@ -19,6 +22,7 @@ const PERFECT_KEYS = { win: "analysis.perfect_win", draw: "analysis.perfect_draw
 let specs = [];
 let view = { game: null, options: {}, players: null, seed: null, moves: [], ply: 0 };
 let record = null;      // the moves of the opened record: the line a branch leaves
+let recordResult = null; // its result as recorded (a resignation is not on the board)
 let uploaded = [];      // the games of the uploaded file
 let shown = null;       // the server's answer for the position shown
 let request = 0;        // answers to older requests are dropped
@@ -41,8 +45,8 @@ async function show(ply) {
   const mine = ++request;
   try {
     const pos = await api("POST", "/api/analysis/position", {
-      game: view.game, options: view.options, players: view.players, seed: view.seed,
-      moves: view.moves.slice(0, view.ply),
+      game: view.game, options: view.options, players: view.players, seed: view.seed, position: view.position,
+      moves: view.moves.slice(0, view.ply), result: atRecordEnd() ? recordResult : null,
     });
     if (mine !== request) return;
     shown = pos;
@@ -54,17 +58,7 @@ async function show(ply) {
 }
 
 function draw(pos) {
-  const board = $("board");
-  board.innerHTML = pos.svg || "";
-  translatePicture(board);
-  const svg = board.querySelector("svg");
-  if (svg) {
-    if (!svg.getAttribute("viewBox") && svg.getAttribute("width") && svg.getAttribute("height")) {
-      svg.setAttribute("viewBox", `0 0 ${parseFloat(svg.getAttribute("width"))} ${parseFloat(svg.getAttribute("height"))}`);
-    }
-    svg.removeAttribute("width");
-    svg.removeAttribute("height");
-  }
+  board.draw(pos.svg, { result: pos.result });  // the game page's picture: result cells marked
   picker.setLegal(pos.legal);
   picker.reset();
   highlight();
@@ -82,6 +76,13 @@ function draw(pos) {
   $("analyse").disabled = Boolean(pos.result) || pos.to_move === "chance";
   renderMoves();
   updateLink();
+  showExplorer($("explorer"), { game: view.game, options: view.options, players: view.players, seed: view.seed, position: view.position,
+    moves: view.moves.slice(0, view.ply) }, play);
+}
+
+// The ply shown is the record's last, on the record's own line.
+function atRecordEnd() {
+  return record !== null && view.ply === record.length && record.every((m, i) => view.moves[i] === m);
 }
 
 function renderMoves() {
@@ -114,17 +115,11 @@ function play(text) {
   show(ply + 1);
 }
 
-function targetElements() { return Array.from($("board").querySelectorAll("[data-target]")); }
-
 function highlight() {
   const next = new Set(picker.nextTargets());
-  const present = new Set();
-  for (const node of targetElements()) {
-    const target = node.getAttribute("data-target");
-    present.add(target);
-    node.classList.toggle("qp-target", next.has(target));
-    node.classList.toggle("qp-chosen", picker.chosen.includes(target));
-  }
+  const present = board.presentTargets();
+  // The game page's marks: on boards with many targets (Pente) shown on hover only.
+  board.markTargets([...next], picker.chosen);
   // Path steps with nothing to click on the board (tile faces, rotations) become buttons.
   const buttons = [...next].filter((target) => !present.has(target)).map((target) =>
     el("button", { type: "button", class: "choice", "data-choice": target, onclick: () => choose(target) }, target));
@@ -161,7 +156,7 @@ async function analyse() {
   const mine = request;
   try {
     const answer = await api("POST", "/api/analysis/evaluate", {
-      game: view.game, options: view.options, players: view.players, seed: view.seed,
+      game: view.game, options: view.options, players: view.players, seed: view.seed, position: view.position,
       moves: view.moves.slice(0, view.ply), seconds: Number($("seconds").value), line: 4,
     });
     if (mine !== request) return;
@@ -191,11 +186,21 @@ function engineReport(answer) {
   }
   if (answer.perfect) {
     const p = answer.perfect;
-    rows.push([t("analysis.perfect"), p.error ? translateError(p.error)
+    rows.push([t("analysis.perfect"), p.building ? t("analysis.perfect_building", { seconds: p.about_seconds })
+      : p.error ? translateError(p.error)
       : t(PERFECT_KEYS[p.value], { plies: p.plies ?? "?", best: p.best.join(", ") || "—", player: answer.to_move + 1 })]);
   }
+  if (answer.forced) rows.push([t("analysis.forced"), forcedReport(answer.forced)]);
   rows.push([t("analysis.cpu"), t("analysis.seconds_value", { n: answer.cpu_seconds })]);
   return el("dl", { id: "engine-report" }, ...rows.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
+}
+
+// Forced wins by threats (the game's forced_line): the side to move's, then the opponent's.
+function forcedReport(forced) {
+  if (forced.error) return translateError(forced.error);
+  if (!forced.wins.length) return t("analysis.forced_none");
+  return el("span", { id: "forced-wins" }, ...forced.wins.map((w) => el("div", { class: "forced-win" },
+    t(w.to_move ? "analysis.forced_win" : "analysis.forced_threat", { player: w.player + 1, plies: w.plies, line: w.line.join(" ") }))));
 }
 
 function formatValue(v) { return v === null || v === undefined ? "—" : (v > 0 ? "+" : "") + Number(v).toFixed(2); }
@@ -238,7 +243,18 @@ function openRecord(game, toEnd) {
   if (game.error) { showError(game.error); return; }
   view = { game: game.game, options: game.options || {}, players: game.players, seed: game.seed ?? null, moves: [...game.moves], ply: 0 };
   record = [...game.moves];
+  recordResult = game.result || null;
+  showSolutions(game.solutions || []);
   show(toEnd ? view.moves.length : 0);
+}
+
+// A puzzle's solutions, as the file gives them: each legal one plays from the puzzle's position.
+function showSolutions(solutions) {
+  const items = solutions.map((s) => s.legal
+    ? el("button", { type: "button", class: "choice", onclick: () => { view.moves = [...record, s.text]; show(record.length + 1); } }, s.text)
+    : el("span", { class: "error" }, t("analysis.solution_illegal", { move: s.text, why: translateError(s.error) })));
+  $("record-solutions").replaceChildren(...(items.length ? [t("analysis.solutions"), " ", ...items] : []));
+  $("record-solutions").hidden = !items.length;
 }
 
 function startGame() {
@@ -246,6 +262,8 @@ function startGame() {
   if (!spec) return;
   view = { game: spec.id, options: {}, players: Number($("players-select").value), seed: null, moves: [], ply: 0 };
   record = null;
+  recordResult = null;
+  showSolutions([]);
   show(0);
 }
 
@@ -266,6 +284,7 @@ function linkFor() {
   if (view.players) params.set("players", view.players);
   if (Object.keys(view.options).length) params.set("options", JSON.stringify(view.options));
   if (view.seed !== null && view.seed !== undefined) params.set("seed", view.seed);
+  if (view.position) params.set("position", view.position);  // set up in the position editor
   if (view.moves.length) params.set("moves", JSON.stringify(view.moves));
   params.set("ply", view.ply);
   return `${location.origin}/analysis?${params}`;
@@ -287,6 +306,7 @@ function fromLink() {
       players: params.get("players") ? Number(params.get("players")) : null,
       seed: params.get("seed") ? Number(params.get("seed")) : null,
       moves: params.get("moves") ? JSON.parse(params.get("moves")) : [],
+      position: params.get("position"),
       ply: 0,
     };
   } catch {

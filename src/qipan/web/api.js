@@ -14,12 +14,15 @@ export function setReachable(value) {
   window.dispatchEvent(new CustomEvent("qipan:reachable", { detail: value }));
 }
 
-export async function api(method, path, body, token) {
-  const headers = { "Content-Type": "application/json" };
+// Every request of the front end goes through here. ``token``: a seat's bearer token;
+// ``extra``: more headers (an account's CSRF token). The session cookie goes along.
+export async function api(method, path, body, token, extra = {}) {
+  const headers = { "Content-Type": "application/json", ...extra };
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(path, { method, headers, credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
     setReachable(false);
     throw new ServerUnreachable();
@@ -36,6 +39,13 @@ export async function api(method, path, body, token) {
     throw error;
   }
   return data;
+}
+
+// Run ``fn`` every ``ms`` milliseconds, surviving an outage: a failed round is reported (an
+// unreachable server by the banner api() raises) and the next round tries again.
+export function every(ms, fn) {
+  const round = () => Promise.resolve().then(fn).catch((err) => { if (!err.unreachable) console.warn(err); });
+  return setInterval(round, ms);
 }
 
 const SEATS = "qipan.seats";

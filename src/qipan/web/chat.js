@@ -1,6 +1,6 @@
 // Chat on the game page: the players' room and the spectators' room, as text only (messages
 // are inserted as text nodes, never as HTML). Polled, so it works with any server process.
-import { el, mySeats } from "./api.js";
+import { api, el, every, mySeats } from "./api.js";
 import { loadAccountSeats, siteApi, whoami } from "./account.js";
 import { t, translateError } from "./i18n.js";
 
@@ -18,12 +18,7 @@ function myToken() {
 async function request(method, path, body) {
   const token = myToken();
   if (!token || room === "spectators") return siteApi(method, path, body);
-  // Players use their seat token (no cookie or CSRF token needed).
-  const response = await fetch(path, { method, headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-    body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || response.statusText);
-  return data;
+  return api(method, path, body, token);  // players use their seat token (no cookie or CSRF token)
 }
 
 function panel() {
@@ -46,16 +41,29 @@ function line(m) {
   return el("li", { "data-id": m.id }, el("span", { class: "who" }, m.name), el("span", { class: "text" }, m.text), mute);
 }
 
+function gameOver() {
+  return location.pathname.startsWith("/replay/") || document.getElementById("status")?.dataset.status === "over";
+}
+
 async function poll() {
   if (!room) return;
+  // Spectators see the players' room once the game is over, on the live page too (the game
+  // may end, or its state arrive, after this panel was made).
+  if (gameOver()) $("chat-tab-players").hidden = false;
   try {
     const { messages } = await request("GET", `/api/games/${gameId}/chat?room=${room}&after=${lastId}`);
     const list = $("chat-messages");
     for (const m of messages) { list.append(line(m)); lastId = Math.max(lastId, m.id); }
     if (messages.length) list.scrollTop = list.scrollHeight;
+    if ($("chat-error").dataset.unreachable) { $("chat-error").textContent = ""; delete $("chat-error").dataset.unreachable; }
   } catch (err) {
-    if (room === "players") { $("chat-tab-players").hidden = true; show("spectators"); }
-    else $("chat-error").textContent = translateError(err.message);
+    if (err.unreachable) {  // the server is down: say so, keep the room, poll again
+      $("chat-error").textContent = t("game.unreachable");
+      $("chat-error").dataset.unreachable = "1";
+    } else if (room === "players" && err.status === 403) {  // not a player of this game
+      $("chat-tab-players").hidden = true;
+      show("spectators");
+    } else $("chat-error").textContent = translateError(err.message);
   }
 }
 
@@ -101,10 +109,9 @@ async function main() {
   if (!side) return;
   side.append(panel());
   // Spectators see the players' room only once the game is over (the replay shows it).
-  const over = location.pathname.startsWith("/replay/") || document.getElementById("status")?.dataset.status === "over";
-  $("chat-tab-players").hidden = !myToken() && !over;
+  $("chat-tab-players").hidden = !myToken() && !gameOver();
   show(myToken() ? "players" : "spectators");
-  setInterval(poll, 2000);
+  every(2000, poll);
 }
 
 main();

@@ -6,7 +6,9 @@ import { gameName, t, translateError } from "./i18n.js";
 import { BoardView } from "./board-view.js";
 import { Previews } from "./previews.js";
 import { Reconnect } from "./reconnect.js";
-import { resultText, seatColour, seatName, youAre } from "./seats.js";
+import { resultText, seatColour, seatLabel, seatName, youAre } from "./seats.js";
+import { renderAfterplay } from "./afterplay.js";
+import { renderNameForm } from "./seat-name.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = location.pathname.split("/")[2];
@@ -177,6 +179,10 @@ function render() {
   if (state.result) $("result").dataset.winners = state.result.winners.join(",");
   else delete $("result").dataset.winners;
   renderOffers(mine);
+  if (!replayMode) {
+    renderAfterplay(gameId, state, mine);
+    renderNameForm(gameId, state, mine);
+  }
   $("notation-form").hidden = !canMove();
   renderMoves();
   if (state.text !== undefined) $("text").textContent = state.text;
@@ -226,7 +232,7 @@ function renderSeats(mine) {
       class: `seat${state.to_move === i ? " to-move" : ""}${mine[i] ? " mine" : ""}${winner ? " winner" : ""}`, "data-seat": i },
       el("span", { class: "dot", "aria-hidden": "true" }, state.to_move === i ? "●" : "○"),
       colour ? el("span", { class: "swatch", style: `background:${colour.fill}`, title: colour.name }) : null,
-      el("span", { class: "name" }, `${s.name}${s.kind === "bot" ? ` (${s.agent})` : ""}`,
+      el("span", { class: "name" }, `${seatLabel(s, i)}${s.kind === "bot" && s.agent !== "level" ? ` (${s.agent})` : ""}`,
         colour ? el("span", { class: "colour" }, ` · ${colour.label}`) : null,
         mine[i] ? el("strong", { class: "you" }, ` — ${t("game.you")}`) : null),
       el("span", { class: "presence" }, s.joined ? (s.online ? "" : ` ${t("game.offline")}`) : ` ${t("game.free_seat")}`),
@@ -245,8 +251,8 @@ function renderOffers(mine) {
   }
   $("offers").textContent = offers.join(" · ");
   $("actions").hidden = !active;
-  $("draw").textContent = state.offers.draw.length && !state.offers.draw.some((s) => mine[s]) ? t("game.accept_draw") : t("game.offer_draw");
-  $("undo").textContent = state.offers.undo.length && !state.offers.undo.some((s) => mine[s]) ? t("game.accept_undo") : t("game.ask_undo");
+  $("draw").textContent = canAccept(state.offers.draw, mine) ? t("game.accept_draw") : t("game.offer_draw");
+  $("undo").textContent = canAccept(state.offers.undo, mine) ? t("game.accept_undo") : t("game.ask_undo");
 }
 
 function renderMoves(current = null) {
@@ -288,10 +294,30 @@ async function sendMove(text, target = null) {
   }
 }
 
+// The seat an action comes from. Playing several seats on one screen (hot seat): an offer
+// standing from one of them is accepted by another of them, and an undo is asked by the
+// seat whose move it takes back.
+function actingToken(kind) {
+  const tokens = myTokens();
+  const mine = Object.keys(tokens).map(Number);
+  if (kind === "undo" || kind === "draw") {
+    const offered = state.offers[kind] || [];
+    const other = mine.find((s) => !offered.includes(s));
+    if (offered.length && other !== undefined) return tokens[other];
+    if (kind === "undo") {
+      const last = [...state.moves].reverse().find((m) => mine.includes(m.player));
+      if (last) return tokens[last.player];
+    }
+  }
+  return tokens[state.to_move] || Object.values(tokens)[0];
+}
+
+/** An offer stands that a seat of mine has not made yet: the button accepts it. */
+function canAccept(offered, mine) { return offered.length > 0 && Object.keys(mine).some((s) => !offered.includes(Number(s))); }
+
 async function act(kind, body = {}) {
   showError("");
-  const tokens = myTokens();
-  const token = tokens[state.to_move] || Object.values(tokens)[0];
+  const token = actingToken(kind);
   try {
     await api("POST", `/api/games/${gameId}/${kind}`, body, token);
   } catch (err) { showError(err); }

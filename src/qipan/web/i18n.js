@@ -11,6 +11,8 @@
 //   <h2 data-i18n="lobby.new_game">New game</h2>           text replaced on load
 //   <input data-i18n-attr="placeholder:lobby.anonymous">   attributes too (name:key;name:key)
 
+import { api } from "./api.js";
+
 export const LANGUAGES = { en: "English", "zh-TW": "繁體中文" };
 const SAVED = "qipan.lang";
 
@@ -24,9 +26,8 @@ function saved() {
 async function load() {
   const chosen = saved();
   try {
-    const response = await fetch(chosen ? `/api/i18n?lang=${encodeURIComponent(chosen)}` : "/api/i18n");
-    if (response.ok) return await response.json();
-  } catch { /* the server is unreachable: keys fall back to themselves */ }
+    return await api("GET", chosen ? `/api/i18n?lang=${encodeURIComponent(chosen)}` : "/api/i18n");
+  } catch { /* the server is unreachable or refused: keys fall back to themselves */ }
   return { lang: chosen || "en", messages: {}, errors: [] };
 }
 

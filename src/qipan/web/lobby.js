@@ -1,6 +1,9 @@
 // The lobby: a new-game form generated from the registry, and lists of games.
-import { api, el, mySeats, myName, rememberSeat, setMyName } from "./api.js";
+import { api, el, every, mySeats, myName, rememberSeat, setMyName } from "./api.js";
 import { currentLanguage, familyName, gameName, has, t, translateError } from "./i18n.js";
+import { createAndGo } from "./create-game.js";
+
+export { createAndGo };
 
 let registry = { games: [], agents: [] };
 const $ = (id) => document.getElementById(id);
@@ -19,10 +22,10 @@ function optionText(family, opt) {
   return { label: has(key) ? t(key) : opt.name, help: has(`${key}.help`) ? t(`${key}.help`) : opt.help || "" };
 }
 
-// A choice's words in the page's language, with the value the help text names: "和局 (draw)".
+// A choice's words in the page's language ("never taken", "和局"); numbers stand as they are.
 function choiceText(value) {
   const key = `choice.${value}`;
-  return has(key) && t(key) !== String(value) ? `${t(key)} (${value})` : String(value);
+  return has(key) ? t(key) : String(value);
 }
 
 export function optionInput(opt, family) {
@@ -136,17 +139,6 @@ async function createGame(event) {
   }
 }
 
-/** Create a game, keep this browser's seats and invitations, and open its page. */
-export async function createAndGo(body) {
-  const created = await api("POST", "/api/games", body);
-  const mine = created.seats.filter((s) => s.joined);
-  const invites = created.seats.filter((s) => !s.joined).map((s) => ({ seat: s.seat, invite: s.invite }));
-  const first = mine[0];
-  rememberSeat(created.id, first ? first.seat : null, first ? first.token : null,
-    { invites, seats: mine.map((s) => ({ seat: s.seat, token: s.token })), title: created.state.title });
-  location.href = `/g/${created.id}`;
-}
-
 function describeGame(g) {
   const seats = g.seats.map((s) => (s.joined ? s.name : t("lobby.seat_free", { name: s.name }))).join(" · ");
   const status = g.status === "over" ? (g.result ? `${translateError(g.result.text)} — ${translateError(g.result.reason)}` : t("lobby.over"))
@@ -204,9 +196,12 @@ async function main() {
   $("seats").addEventListener("change", updateVisibility);
   $("clock-mode").addEventListener("change", updateVisibility);
   $("new-game-form").addEventListener("submit", createGame);
+  // Phone first: the quick actions come first and the full form waits behind its button;
+  // a wide screen has room to show it open.
+  if (window.matchMedia("(min-width: 700px)").matches) $("new-game-details").open = true;
   renderForm();
   await refreshLists();
-  setInterval(refreshLists, 5000);
+  every(5000, refreshLists);
 }
 
 main();

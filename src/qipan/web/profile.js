@@ -1,4 +1,4 @@
-// /u/<name>: a player's ratings per game family and time class, their history as a plot,
+// /u/<name>: a player's ratings per variant (grouped by family) and time class, their history as a plot,
 // and their games with results and links to the replays.
 import { api, el } from "./api.js";
 import { resultFor } from "./account.js";
@@ -23,8 +23,8 @@ export function historyPlot(history) {
   // Series are keyed by family and time class ids (data-series); labels are translated.
   const labels = {};
   for (const h of history) {
-    const key = `${h.family} ${h.time_class}`;
-    labels[key] = `${familyName(h.family)} ${t(`time_class.${h.time_class}`)}`;
+    const key = `${h.variant} ${h.time_class}`;
+    labels[key] = `${gameName(h.variant, h.variant)} ${t(`time_class.${h.time_class}`)}`;
     (series[key] ||= [{ rating: 1500 }]).push(h);
   }
   const names = Object.keys(series);
@@ -60,9 +60,13 @@ async function main() {
   document.title = `qipan — ${data.username}`;
   $("profile-name").textContent = data.username;
   $("ratings").querySelector("tbody").replaceChildren(...data.ratings.map((r) => el("tr", {},
-    el("td", {}, familyName(r.family)), el("td", {}, t(`time_class.${r.time_class}`)),
+    el("td", {}, `${gameName(r.variant, r.variant)} (${familyName(r.family)})`), el("td", {}, t(`time_class.${r.time_class}`)),
     el("td", { class: "num" }, `${Math.round(r.rating)}${r.provisional ? "?" : ""}`),
     el("td", { class: "num" }, String(Math.round(r.rd))), el("td", { class: "num" }, String(r.games)))));
+  $("skills").querySelector("tbody").replaceChildren(...(data.skills || []).map((r) => el("tr", {},
+    el("td", {}, `${gameName(r.variant, r.variant)} (${familyName(r.family)})`), el("td", {}, t(`time_class.${r.time_class}`)),
+    el("td", { class: "num" }, r.ordinal.toFixed(1)), el("td", { class: "num" }, `${r.mu.toFixed(1)} ± ${r.sigma.toFixed(1)}`),
+    el("td", { class: "num" }, String(r.games)))));
   $("history").replaceChildren(historyPlot(data.history));
   $("profile-games").replaceChildren(...data.games.map((g) => {
     const others = g.seats.filter((s) => !g.my_seats.includes(s.seat));

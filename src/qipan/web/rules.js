@@ -2,6 +2,7 @@
 // own pictures (server-rendered from positions the rules build) and its history.
 // /rules: the list of games only.
 import { api, el } from "./api.js";
+import "./account.js";  // the header: account, games waiting for you
 import { currentLanguage, familyName, gameName, t, translateError } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);

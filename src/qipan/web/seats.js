@@ -12,9 +12,23 @@ export function seatColour(state, i) {
 }
 
 /** "Ann (White)", or the name alone when seats have no colours. */
+/** A seat's name in the page's language: the server's default names ("player 2", a bot's
+ * "level 3", "level 8 (for ann)") are words of the page's language, not English. */
+export function seatLabel(seat, i) {
+  if (!seat) return t("game.player_n", { n: i + 1 });
+  const player = /^player (\d+)$/.exec(seat.name || "");
+  if (player && seat.kind === "human") return t("game.player_n", { n: Number(player[1]) });
+  const level = /^level (\d)( \(for (.*)\))?$/.exec(seat.name || "");
+  if (level && seat.kind === "bot") {
+    const name = t("lobby.level", { n: Number(level[1]) });
+    return level[3] ? t("game.bot_for", { bot: name, name: level[3] }) : name;
+  }
+  return seat.name;
+}
+
 export function seatName(state, i) {
   const seat = state.seats[i];
-  const name = seat ? seat.name : t("game.player_n", { n: i + 1 });
+  const name = seatLabel(seat, i);
   const colour = seatColour(state, i);
   return colour ? t("game.name_colour", { name, colour: colour.label }) : name;
 }

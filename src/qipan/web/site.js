@@ -1,23 +1,12 @@
 // The lobby's game-finding cards: quick pairing, seeks, live games, leaderboards, bots,
 // and the account's games. Generated from the registry: no game is named here.
-import { api, el } from "./api.js";
+import { api, el, every } from "./api.js";
+import { TIME_CONTROLS, controlLabel } from "./time-controls.js";
 import { siteApi, whoami } from "./account.js";
 import { coerce, optionInput } from "./lobby.js";
 import { familyName, gameName, has, t, translateError } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
-export const TIME_CONTROLS = [
-  { label: "1+0", clock: { initial: 60, increment: 0 } },
-  { label: "3+2", clock: { initial: 180, increment: 2 } },
-  { label: "5+3", clock: { initial: 300, increment: 3 } },
-  { label: "10+0", clock: { initial: 600, increment: 0 } },
-  { label: "15+10", clock: { initial: 900, increment: 10 } },
-  { label: "30+0", clock: { initial: 1800, increment: 0 } },
-  { label: "1d", days: 1 },
-  { label: "3d", days: 3 },
-  { label: "7d", days: 7 },
-  { label: "14d", days: 14 },
-];
 const TIME_CLASSES = ["bullet", "blitz", "rapid", "classical", "correspondence"];
 let registry = { games: [] };
 let account = null;
@@ -41,8 +30,6 @@ function gameOptions(select, games) {
 
 function title(gameId) { return gameName(gameId, (registry.games.find((g) => g.id === gameId) || { title: gameId }).title); }
 
-/** A time control's short name: "5+3", or "3 days" in the page's language. */
-export function controlLabel(tc) { return tc.days ? t("lobby.days", { n: tc.days }) : tc.label; }
 
 function describeTerms(s) {
   const control = s.days ? t("lobby.days_per_move", { n: s.days }) : s.clock
@@ -166,12 +153,15 @@ async function refreshLeaderboard() {
   $("leaderboard").querySelector("tbody").replaceChildren(...players.map((p, i) => el("tr", {},
     el("td", { class: "num" }, String(i + 1)),
     el("td", {}, el("a", { href: `/u/${encodeURIComponent(p.username)}` }, p.username)),
+    el("td", {}, title(p.variant)),
     el("td", { class: "num" }, `${Math.round(p.rating)}${p.provisional ? "?" : ""}`),
     el("td", { class: "num" }, String(p.games)))));
 }
 
 async function renderBots() {
-  const { bots } = await api("GET", "/api/bots");
+  // The ratings of the game chosen in "play the computer", as its level list shows them.
+  const game = $("computer-game") && $("computer-game").value;
+  const { bots } = await api("GET", game ? `/api/bots?game=${encodeURIComponent(game)}` : "/api/bots");
   $("bots-note").textContent = t(bots.length && bots.every((b) => b.measured) ? "lobby.bots_measured" : "lobby.bots_provisional");
   $("bot-list").replaceChildren(...bots.map((b) => el("li", {},
     el("span", { title: b.description }, `${botName(b)} — ${t(b.measured ? "lobby.rating_measured" : "lobby.rating_provisional", { rating: Math.round(b.rating) })}`
@@ -200,6 +190,7 @@ function playBot(name) {
   $("bot-error").textContent = "";
   seat.value = `bot:${name}`;
   seat.dispatchEvent(new Event("change", { bubbles: true }));
+  $("new-game-details").open = true;
   $("new-game").scrollIntoView({ behavior: "smooth" });
 }
 
@@ -233,14 +224,15 @@ async function main() {
   $("board-class").replaceChildren(...TIME_CLASSES.map((c) => el("option", { value: c, selected: c === "blitz" }, t(`time_class.${c}`))));
   $("board-family").addEventListener("change", refreshLeaderboard);
   $("board-class").addEventListener("change", refreshLeaderboard);
+  if ($("computer-game")) $("computer-game").addEventListener("change", renderBots);
   $("seek-form").addEventListener("submit", postSeek);
   $("seek-game").addEventListener("change", renderSeekOptions);
   renderSeekOptions();
   renderPairing();
   if (!account) { needLogin($("pairing-status")); }
   await Promise.all([refreshSeeks(), refreshLive(), refreshLeaderboard(), renderBots(), refreshMyGames()]);
-  setInterval(() => { refreshSeeks(); refreshLive(); }, 2000);
-  setInterval(refreshMyGames, 15000);
+  every(2000, () => Promise.all([refreshSeeks(), refreshLive()]));
+  every(15000, refreshMyGames);
 }
 
 main();

@@ -1,6 +1,6 @@
 // The game page's terms: rated or casual, the time class, and the players' accounts with
 // their ratings; once a rated game is over, what it changed.
-import { el } from "./api.js";
+import { api, el } from "./api.js";
 import { familyName, t } from "./i18n.js";
 
 const gameId = location.pathname.split("/")[2];
@@ -13,10 +13,15 @@ function player(p) {
     el("a", { href: `/u/${encodeURIComponent(p.username)}` }, p.username), rating, change);
 }
 
+// True once there is nothing more to wait for; false to look again (also when the server
+// cannot be reached for now: api.js shows that, and the next poll tries again).
 async function refresh(box) {
-  const response = await fetch(`/api/games/${gameId}/terms`);
-  if (!response.ok) return true;
-  const data = await response.json();
+  let data;
+  try {
+    data = await api("GET", `/api/games/${gameId}/terms`);
+  } catch (err) {
+    return !err.unreachable;
+  }
   if (!data.terms && !data.players.length) { box.hidden = true; return true; }
   box.hidden = false;
   const terms = data.terms ? `${data.terms.rated ? t("terms.rated") : t("terms.casual")} · ${familyName(data.family)} · ${t(`time_class.${data.terms.time_class}`)}`
@@ -29,9 +34,8 @@ async function refresh(box) {
 // The header's link to the rules page of this game's preset (/rules/<preset>).
 async function rulesLink() {
   const bar = document.querySelector("header.bar");
-  const response = await fetch(`/api/games/${gameId}`);
-  if (!bar || !response.ok) return;
-  const { game } = await response.json();
+  if (!bar) return;
+  const { game } = await api("GET", `/api/games/${gameId}`).catch(() => ({}));
   if (!game || document.getElementById("game-rules")) return;
   const link = el("a", { href: `/rules/${encodeURIComponent(game)}`, id: "game-rules", class: "rules-link", "data-rules": game },
     t("site.rules"));

@@ -152,3 +152,38 @@ def test_order_moves_puts_winning_then_safe_tiles_first():
     assert ordered[0].text == "\\" and state.where(ordered[0].data) == GOAL
     kinds = [state.where(m.data) for m in ordered]
     assert kinds == sorted(kinds, key=[GOAL, OPEN, BORDER].index)
+
+
+def test_no_voluntary_exit_refuses_a_tile_into_the_border_while_a_safe_one_exists():
+    """Option ``no_voluntary_exit`` (the seed's rule 6, 被迫, read strictly: rules §1.3):
+    scenario 1's "/" runs into the border while "+" and "\\" stay on the board."""
+    state = new(no_voluntary_exit=True)
+    state.play("+")
+    assert [m.text for m in state.legal_moves()] == ["+", "\\"]
+    before = state.position()
+    with pytest.raises(IllegalMove, match="into the border while a tile that stays on the board exists"):
+        state.play("/")
+    assert state.position() == before  # refused, nothing changed
+    default = new()
+    default.play("+")
+    default.play("/")  # allowed by default, and player 2 loses at once
+    assert default.outcome.winners == (0,)
+
+
+def test_no_voluntary_exit_still_ends_a_forced_out_game_and_keeps_the_values():
+    from qipan.games.blackpath.solver import mover_wins_by_plain_search
+
+    rng = __import__("random").Random(5)
+    for seed in range(20):
+        state = qipan.load("blackpath", rows=3, cols=3, no_voluntary_exit=True).new(seed=seed)
+        while state.outcome is None:
+            moves = state.legal_moves()
+            assert moves and all(state.where(m.data) != BORDER for m in moves)
+            state.play(rng.choice(moves))
+        # Only the goal or a forced-out player ends it: nobody runs out voluntarily.
+        assert "forced out" in state.outcome.reason or "reaches the goal" in state.outcome.reason
+    # Running into the border loses anyway, so perfect play has the same value either way.
+    for rows, cols in ((3, 3), (3, 4)):
+        strict = qipan.load("blackpath", rows=rows, cols=cols, no_voluntary_exit=True).new()
+        plain = qipan.load("blackpath", rows=rows, cols=cols).new()
+        assert mover_wins_by_plain_search(strict) == mover_wins_by_plain_search(plain)

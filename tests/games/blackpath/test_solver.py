@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from tests.data import DATA as TEST_DATA
 
 import qipan
 from qipan.core.errors import SearchTimeout
 from qipan.games.blackpath.solver import Solver, mover_wins_by_plain_search, solve
 
-#: A copy of the project's data/blackpath/blackpath_small_boards.tsv.
-DATA = Path(__file__).with_name("blackpath_small_boards.tsv")
+DATA = TEST_DATA / "blackpath" / "blackpath_small_boards.tsv"
 
 
 def small_board_rows():

@@ -79,7 +79,7 @@ def test_relocation_takes_an_all_joker_win():
     assert move.text in ("J>A1", "J>F6")
 
 
-@pytest.mark.parametrize("game_id", ["modx", "modx-3", "modx-4", "modx-teams"])
+@pytest.mark.parametrize("game_id", ["modx", "modx-3", "modx-4", "modx-teams", "modx-claims"])
 def test_agent_plays_whole_games(game_id):
     game = qipan.load(game_id)
     players = game.players[0]
@@ -155,8 +155,8 @@ def test_the_deeper_search_looks_at_the_best_moves_again():
 
 
 def test_caution_blends_the_worst_answer_with_the_mean():
-    from qipan.games.modx.agent import ModXClassicAgent
-    from qipan.games.modx.outlook import evaluate_raw  # the modx agent's evaluation
+    from qipan.games.modx.classic import ModXClassicAgent
+    from qipan.games.modx.evaluation_outlook import evaluate_raw  # the modx agent's evaluation
     from qipan.games.modx.rules import placement_move
 
     state = qipan.load("modx").new(seed=4)

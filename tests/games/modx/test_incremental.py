@@ -36,7 +36,7 @@ def check_counts(state):
         assert state.threats(p) == scanned_threats(state, p)
 
 
-@pytest.mark.parametrize("preset", ["modx", "modx-3", "modx-4", "modx-teams"])
+@pytest.mark.parametrize("preset", ["modx", "modx-3", "modx-4", "modx-teams", "modx-claims"])
 def test_counts_follow_play_and_undo(preset):
     game = qipan.load(preset)
     for seed in range(6):

@@ -443,3 +443,164 @@ def test_invariants_hold_through_random_games(game_id):
             if phase == "play" and state.phase == "play" and state.outcome is None:
                 own = state.xs[mover]
                 assert not any(p & (own | state.jokers) == p and p & own for p in PATTERNS)
+
+
+# -- manual_claims (rules §3.8, the seed's "忽略創造的圖案") -----------------------------
+
+PLUS = cells("D4", "C4", "E4", "D5")
+PLUS_SQUARES = "{D3 C4 D4 E4 D5}"
+
+
+def claims(cells_, turn="R", **options):
+    return make({**cells_, **JOKERS}, turn=turn, game="modx-claims", **options)
+
+
+def test_manual_claims_the_mover_may_leave_a_pattern_unclaimed():
+    state = claims(PLUS)
+    texts = [m.text for m in state.legal_moves()]
+    assert f"D3 {PLUS_SQUARES}" in texts and "D3 {}" in texts
+    assert "H1 {}" not in texts  # H1 completes nothing: there is nothing to leave
+    state.play("D3 {}")
+    assert state.points == [0, 0] and state.xs[0].bit_count() == 5 and state.to_move == 1
+    # Its maker may still claim it with a later placement (the whole board is scanned).
+    state.play("H1")
+    assert state.play("H2").text == f"H2 {PLUS_SQUARES}"
+    assert state.points == [5, 0]
+
+
+def test_manual_claims_another_player_claims_an_unclaimed_pattern_with_an_x_next_to_it():
+    state = claims(PLUS)
+    state.play("D3 {}")
+    claims_ = {m.text for m in state.legal_moves() if m.data[0] == "claim"}
+    # Every open square next to the pattern's five squares, and no other.
+    assert "C3 claim " + PLUS_SQUARES in claims_ and "E6 claim " + PLUS_SQUARES in claims_
+    assert len(claims_) == 16 and not any(t.startswith("H1 ") for t in claims_)
+    move = state.play("c3 claim")  # the squares may be left out: one player's patterns are there
+    assert move.text == "C3 claim " + PLUS_SQUARES
+    assert state.points == [0, 5]
+    for sq in ("D3", "C4", "D4", "E4", "D5"):
+        assert state.stacks[NAMES.index(sq)] == (1,)
+    assert state.xs[0] == 0 and state.supply_x == [14, 13]  # R's X pieces back to R
+    assert state.xs[1] == 1 << NAMES.index("C3")  # the claiming X stays on the board
+    assert state.to_move == 0
+    state.undo()
+    assert state.points == [0, 0] and state.xs[0].bit_count() == 5 and state.supply_x == [9, 14]
+
+
+def test_manual_claims_a_claimed_joker_is_relocated_by_the_claimer():
+    state = claims({**cells("A1", "B2", "D4"), "C3": "J"})
+    state.play("E5 {}")
+    state.play("F5 claim {A1 B2 C3 D4 E5}")
+    assert state.points == [0, 4]
+    assert state.phase == "relocate" and state.to_move == 1 and state.pending == 1
+    state.play("J>C3")
+    assert state.to_move == 0 and state.phase == "play"
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("H1 claim " + PLUS_SQUARES, "H1 is not next to the patterns claimed"),
+        ("C3 claim {D3 C4 D4 E4}", "C3 is not next to the patterns claimed"),
+        ("D3 claim", "D3 is not open"),
+        ("C3 claim {D3 C4 Z9}", "is not a square"),
+        ("J>C3 claim", "only an X placement lists scored squares"),
+    ],
+)
+def test_manual_claims_a_bad_claim_is_refused_and_changes_nothing(text, words):
+    state = claims(PLUS)
+    state.play("D3 {}")
+    before = snapshot(state)
+    with pytest.raises(QipanError, match=words):
+        state.play(text)
+    assert snapshot(state) == before
+
+
+def test_manual_claims_nobody_claims_their_own_pattern_and_a_stale_claim_is_refused():
+    state = claims(PLUS)
+    state.play("D3 {}")
+    state.play("H1")  # Black does not claim; Red's own pattern is not Red's to "claim"
+    before = snapshot(state)
+    with pytest.raises(IllegalMove, match="C3 is not next to the patterns claimed"):
+        state.play("C3 claim")
+    assert snapshot(state) == before
+    stale = [m for m in claims(PLUS, turn="B").legal_moves() if m.data[0] == "claim"]
+    assert stale == []  # no unclaimed pattern yet: nothing to claim
+    from qipan.core.move import Move
+
+    own = Move("C3 claim " + PLUS_SQUARES, ("C3",), ("claim", NAMES.index("C3"), 0))
+    with pytest.raises(IllegalMove, match="a claim takes another player's patterns"):
+        state.play(own)  # a Move made up with Red, the mover, as the owner
+    with pytest.raises(IllegalMove, match="player 2 has no unclaimed pattern"):
+        state.play(Move("C3 claim {}", ("C3",), ("claim", NAMES.index("C3"), 1)))
+    assert snapshot(state) == before
+
+
+def test_without_manual_claims_patterns_score_by_themselves():
+    state = make({**PLUS, **JOKERS})
+    before = snapshot(state)
+    refusals = {
+        "D3 {}": r"D3 scores \{D3 C4 D4 E4 D5\}, not \{\}",
+        "C3 claim": "patterns are scored by themselves here",
+    }
+    for text, words in refusals.items():
+        with pytest.raises(IllegalMove, match=words):
+            state.play(text)
+        assert snapshot(state) == before
+    assert not any(m.data[0] in ("leave", "claim") for m in state.legal_moves())
+
+
+def test_manual_claims_actions_are_distinct_and_random_games_end():
+    import random
+
+    game = qipan.load("modx-claims")
+    actions = game.actions()
+    seen = set()
+    for seed in range(12):
+        state = game.new(players=2 + seed % 3, seed=seed)
+        rng = random.Random(seed)
+        while state.outcome is None:
+            legal = actions.legal(state)  # raises if two moves shared an action
+            assert len(legal) == len(state.legal_moves())
+            move = rng.choice(state.legal_moves())
+            seen.add(move.data[0])
+            state.play(move)
+    assert {"leave", "claim"} <= seen
+
+
+def test_manual_claims_a_record_with_leaves_and_claims_round_trips_through_the_turn_lines():
+    from qipan.core.formats import read_records_text
+    from qipan.games.modx.records import write
+
+    game = qipan.load("modx-claims")
+    state = game.new(seed=0)
+    for text in ("J@A8", "J@H8", "J@A1", "J@H1", "J@C6"):
+        state.play(text)
+    for text in ("D4", "G7", "C4", "G6", "E4", "A6", "D5", "B7", "D3 {}", "C3 claim", "B3"):
+        state.play(text)
+    record = qipan.records.Record("modx-claims", {}, 2, moves=[m.text for m in state.history])
+    text = write([record])
+    assert "B D3 {}" in text and "R C3 claim {D3 C4 D4 E4 D5}" in text
+    again = read_records_text(text)[0]
+    assert again.moves == record.moves and again.replay().points == [5, 0]
+
+
+def test_manual_claims_every_move_is_reached_by_its_own_clicks():
+    """No legal move's click path is another's or starts another's: a click on the board
+    never stops between two moves (the site's click model, web/clicks.js)."""
+    import random
+
+    state = claims(PLUS)
+    state.play("D3 {}")
+    paths = {m.text: m.path for m in state.legal_moves()}
+    assert paths["C3 claim " + PLUS_SQUARES] == ("C3", "C3 claim " + PLUS_SQUARES)
+    assert paths["C3"] == ("C3", "C3") and paths["H1"] == ("H1",)
+    game = qipan.load("modx-claims")
+    for seed in range(6):
+        state = game.new(seed=seed)
+        rng = random.Random(seed)
+        while state.outcome is None:
+            paths = sorted(m.path for m in state.legal_moves())
+            for shorter, longer in zip(paths, paths[1:], strict=False):
+                assert longer[: len(shorter)] != shorter, (shorter, longer)
+            state.play(rng.choice(state.legal_moves()))

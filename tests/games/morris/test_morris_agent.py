@@ -4,8 +4,10 @@ limits and the fallback without compiled kernels."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
+from pathlib import Path
 
 import pytest
 
@@ -62,7 +64,7 @@ def test_on_the_three_by_three_boards_it_plays_the_solver():
 
 @needs_kernels
 def test_the_evaluation_sees_mobility_blocked_stones_and_reachable_mills():
-    from qipan.games.morris.kernel import strong_evaluate
+    from qipan.games.morris.evaluation_kernel import strong_evaluate
 
     game = qipan.load("nine-mens-morris")
     kernel = game.kernel()
@@ -84,10 +86,10 @@ def test_the_evaluation_sees_mobility_blocked_stones_and_reachable_mills():
 
 @needs_kernels
 def test_a_closed_mill_that_can_open_and_close_again_counts_by_who_can_fill_the_gap():
-    from qipan.games.morris.kernel import W_FREE_RUN, W_OPENABLE, _running_closed
+    from qipan.games.morris.evaluation_kernel import W_FREE_RUN, W_OPENABLE, _running_closed
 
     game = qipan.load("nine-mens-morris")
-    kernel, index = game.kernel(), game.tables.index
+    kernel, index = game.kernel(), game.geometry.index
 
     def mask(points):
         return sum(1 << index[p] for p in points.split())
@@ -106,7 +108,7 @@ def test_a_closed_mill_that_can_open_and_close_again_counts_by_who_can_fill_the_
 
 @needs_kernels
 def test_against_a_flying_opponent_two_threats_count_far_more_than_one():
-    from qipan.games.morris.kernel import strong_evaluate
+    from qipan.games.morris.evaluation_kernel import strong_evaluate
 
     game = qipan.load("nine-mens-morris")
     kernel = game.kernel()
@@ -126,7 +128,7 @@ def test_against_a_flying_opponent_two_threats_count_far_more_than_one():
 
 @needs_kernels
 def test_a_position_that_occurred_before_is_told_apart_for_the_transposition_table():
-    from qipan.games.morris.kernel import _occurred
+    from qipan.games.morris.kernel_search import _occurred
 
     game = qipan.load("nine-mens-morris")
     kernel = game.kernel()
@@ -262,6 +264,25 @@ def test_tables_of_other_rules_are_not_used(six_endgames, tmp_path):
     assert load_agent("morris", tables=str(tmp_path), depth=1)._installed_tables(six_endgames.game) is None
 
 
+def test_the_analysis_probe_answers_from_the_largest_complete_endgames_installed(tmp_path, monkeypatch):
+    """Endgame tables under the tables' home (as ``qipan solve morris --stones K`` puts them)
+    serve the analysis page's probe, not only the agent; without them it says why not."""
+    pytest.importorskip("numpy")
+    from qipan.games.morris import perfect
+
+    monkeypatch.setenv("QIPAN_TABLES", str(tmp_path))
+    monkeypatch.setattr(perfect, "_INSTALLED", {})
+    game = qipan.load("six-mens-morris")
+    state = game.position("W:a1,a3,c1 B:e1,e3,e5 hands:0,0 to:W")
+    with pytest.raises(QipanError, match="this server has no perfect-play tables"):
+        perfect.probe(state)
+    perfect.PerfectTables(game, None, 3).build()
+    monkeypatch.setattr(perfect, "_INSTALLED", {})
+    answer = perfect.probe(state)
+    assert answer["value"] in ("win", "draw", "loss") and answer["best"]
+    assert answer["source"] == "endgame tables"  # no server path shown to a visitor
+
+
 # -- the opening book ------------------------------------------------------------------------------
 def test_the_book_key_is_the_same_for_symmetric_positions_and_moves_map_back():
     pytest.importorskip("numpy")
@@ -319,7 +340,7 @@ DECISIVE = [
 @needs_kernels
 @pytest.mark.parametrize("position, blunder", DECISIVE)
 def test_it_sees_the_blockades_that_beat_alphabeta(position, blunder):
-    from qipan.games.morris.kernel import WIN
+    from qipan.games.morris.kernel_search import WIN
     from qipan.games.morris.search import Searcher
 
     game = qipan.load("nine-mens-morris")
@@ -331,3 +352,91 @@ def test_it_sees_the_blockades_that_beat_alphabeta(position, blunder):
     agent = load_agent("morris", depth=10, seed=1)
     choice = agent.choose(state)
     assert choice.text != blunder and agent.last_result.score > -WIN + 100
+
+
+# -- the holes the independent engine found (issue 38) ---------------------------------------------
+DATA = Path(__file__).resolve().parents[2] / "data" / "ai"
+#: Black's moves in the games the independent engine won (``morris_black_losses_scored.json``:
+#: game, ply, the move the agent of 2026-12-03 played there): the placements with which the
+#: engine's score for qipan drifted down (it preferred a point with more neighbours, most
+#: often f4) and the slides after which it found a forced blockade. The agent plays another
+#: move in each; the engine's own choice in the first eight.
+LOSING_PLANS = [
+    (9, 19, "d2-b2"),  # the engine's d2-d1
+    (11, 21, "c3-d3"),  # c5-d5
+    (3, 5, "a4"),  # f4
+    (1, 3, "c4"),  # f4
+    (15, 3, "c5"),  # f4
+    (27, 3, "a1"),  # d6
+    (1, 5, "e3"),  # f4
+    (9, 5, "c4"),  # b4
+    (17, 15, "d5"),
+    (29, 9, "g7xd2"),
+    (3, 3, "d1"),
+    (9, 3, "d3"),
+    (11, 5, "g7"),
+]
+
+
+def _lost_game_position(game_number: int, ply: int):
+    games = json.loads((DATA / "morris_black_losses_scored.json").read_text())["games"]
+    moves = next(g for g in games if g["game"] == game_number)["moves"].split()
+    game = qipan.load("nine-mens-morris")
+    state = game.new()
+    for text in moves[:ply]:
+        state.play(game.parse(text, state))
+    return state, moves[ply]
+
+
+@needs_kernels
+@pytest.mark.parametrize("game_number, ply, played", LOSING_PLANS)
+def test_it_avoids_the_plans_that_lost_to_the_independent_engine(game_number, ply, played):
+    state, recorded = _lost_game_position(game_number, ply)
+    assert recorded == played
+    agent = load_agent("morris", depth=10, seed=1)
+    assert agent.choose(state).text != played
+
+
+@needs_kernels
+def test_two_stones_up_it_plays_on_instead_of_repeating():
+    """The drawn game of the turn-3 match: qipan as White, 9 stones against 7, repeated
+    c3-d3 / d3-c3 until Black's c4-b4 made the third occurrence (ply 28)."""
+    matches = json.loads((DATA / "games_against_independent_engines.json").read_text())["matches"]
+    drawn = next(
+        g
+        for m in matches
+        for g in m["games"]
+        if g["qipan_plays"] == "white" and g["reason"] == "repetition of the position"
+        and g["moves"].startswith("d2 b4 f4 d6")
+    )  # fmt: skip
+    moves = drawn["moves"].split()
+    game = qipan.load("nine-mens-morris")
+    state = game.new()
+    for text in moves[:26]:
+        state.play(game.parse(text, state))
+    assert [state.hand[0] + state.bb[0].bit_count(), state.hand[1] + state.bb[1].bit_count()] == [9, 7]
+    assert load_agent("morris-2026", depth=10, seed=1).choose(state).text == "c3-d3"  # the repetition
+    pressing = load_agent("morris", depth=10, seed=1)
+    assert pressing.choose(state).text != "c3-d3"
+    assert pressing.last_result.score > -pressing._searchers[game.kernel().rules].contempt_for(state)
+
+
+@needs_kernels
+def test_the_draw_by_the_n_move_rule_weighs_in_as_its_count_runs_up():
+    from qipan.fast import np
+    from qipan.games.morris.kernel_search import C_CONTEMPT, C_ROOT, C_STYLE, N_COUNTERS, _static_value
+
+    game = qipan.load("nine-mens-morris")
+    kernel = game.kernel()
+    counters = np.zeros(N_COUNTERS, np.int64)
+    counters[C_ROOT], counters[C_CONTEMPT], counters[C_STYLE] = 0, 70, 1
+    ahead = "W:a1,a4,a7,d7,g7,g4,b2 B:d2,f4,e5,c3,f6 hands:0,0 to:W"
+
+    def value(nmove, style=1):
+        counters[C_STYLE] = style
+        s = kernel.state(game.position(f"{ahead} nmove:{nmove}"))
+        return _static_value(kernel.pt, kernel.lines, kernel.par, s, 0, counters)
+
+    assert value(0) == value(50) > 100  # two stones up
+    assert value(50) > value(75) > value(99) > -70  # towards the draw, which costs White 70
+    assert value(99, style=0) == value(0, style=0)  # the 2026 reference does not look at it

@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.data import DATA
 
 import qipan
 from qipan.games.morris import records as movelist
 from qipan.records import Record, read_records_text
 
-from ...data import SHARED_DATA
-
-DATA = SHARED_DATA / "morris"
+DATA = DATA / "morris"
 GAMES = {g["id"]: g for g in json.loads((DATA / "morris_reference_games.json").read_text())}
 
 

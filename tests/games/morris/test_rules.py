@@ -6,13 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.data import DATA
 
 import qipan
 from qipan.core.perft import perft
 
-from ...data import SHARED_DATA
-
-DATA = SHARED_DATA / "morris"
+DATA = DATA / "morris"
 PERFT = json.loads((DATA / "morris_perft.json").read_text())["removal_folded_into_move"]
 
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.data import DATA
 
 import qipan
 from qipan.games.morris.solver import DRAW, LOSS, WIN, first_move_values, solve, three_vs_three_counts
 
-from ...data import SHARED_DATA
 from .three_mens_forms import THREE_MENS_FORMS
 
-VALUES = json.loads((SHARED_DATA / "morris" / "three_mens_morris_values.json").read_text())["results"]
+VALUES = json.loads((DATA / "morris" / "three_mens_morris_values.json").read_text())["results"]
 
 CASES = THREE_MENS_FORMS
 
@@ -49,7 +49,7 @@ def test_six_mens_morris_three_vs_three_matches_the_solved_table():
     """The engine's 6MM move generation, mill protection and blocking rule reproduce the
     project's independently computed 3-vs-3 table (no-flying ruleset; the flying one is checked
     by ``benchmarks/morris_six_values.py --flying``)."""
-    data = json.loads((SHARED_DATA / "morris" / "six_mens_morris_values.json").read_text())
+    data = json.loads((DATA / "morris" / "six_mens_morris_values.json").read_text())
     expected = data["moving_phase_counts_no_flying_protected"]["table"]["3-3"]["white_to_move"]
     game = qipan.load("six-mens-morris", flying=None, repetition_count=None, n_move=0)
     assert three_vs_three_counts(game) == expected

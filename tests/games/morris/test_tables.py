@@ -10,7 +10,7 @@ import json
 import random
 
 import pytest
-from tests.data import SHARED_DATA
+from tests.data import DATA
 from tests.games.morris.three_mens_forms import THREE_MENS_FORMS
 
 import qipan
@@ -22,8 +22,8 @@ from qipan.games.morris.tables import MorrisSpace
 from qipan.solve.codes import decode
 from qipan.solve.database import tally
 
-SIX = json.loads((SHARED_DATA / "morris" / "six_mens_morris_values.json").read_text())
-THREE = json.loads((SHARED_DATA / "morris" / "three_mens_morris_values.json").read_text())["results"]
+SIX = json.loads((DATA / "morris" / "six_mens_morris_values.json").read_text())
+THREE = json.loads((DATA / "morris" / "three_mens_morris_values.json").read_text())["results"]
 SOLVABLE = {"repetition_count": None, "n_move": 0}
 
 

@@ -114,7 +114,7 @@ def test_take_two_per_mill_successors_are_the_engines(tmp_path):
     for _ in range(200):
         index = rng.randrange(space.index.size(4, 4))
         assert kernel_successors(expansion, index) == engine_successors(space, space.state_at(key, index))
-    names = game.tables.index
+    names = game.geometry.index
     own = sum(1 << names[p] for p in ("a5", "c5", "e3", "e1"))  # e5 closes two mills
     doubles = 0
     for other in rng.sample(range(space.index.size(4, 4)), 3000):
@@ -141,7 +141,7 @@ def test_zhiqi_captures_on_three_against_three_match_the_exhaustive_solver(tmp_p
 def test_zhiqi_keeps_its_sides_and_radials_apart_under_the_symmetries():
     space = MorrisSpace(qipan.load("zhiqi"), max_stones=3)
     assert len(space.symmetries) == 16
-    t = space.game.tables
+    t = space.game.geometry
     dan = {(i, ends) for i in range(t.n) for ends in t.dan_at[i]}
     for perm in space.symmetries:
         image = {(perm[i], sum(1 << perm[j] for j in range(t.n) if ends >> j & 1)) for i, ends in dan}

@@ -5,6 +5,7 @@ respects the opening rules."""
 from __future__ import annotations
 
 import pytest
+from tests.wins import wins_next
 
 import qipan
 from qipan.agents import agent_spec, agent_specs
@@ -15,17 +16,6 @@ from qipan.core import OptionError
 def agent(**limits):
     limits.setdefault("depth", 2)
     return load_agent("pente-classic", seed=1, **limits)
-
-
-def wins_next(state, player: int) -> list[str]:
-    """Every move of ``player`` (to move) that wins at once, by brute force."""
-    out = []
-    for move in state.legal_moves():
-        state.play(move)
-        if state.outcome is not None and player in state.outcome.winners:
-            out.append(move.text)
-        state.undo()
-    return out
 
 
 def test_registered_for_the_pente_family():
@@ -160,9 +150,9 @@ def test_team_game_blocks_the_next_enemy():
 def test_the_declared_defaults_are_the_constructor_defaults():
     import inspect
 
-    from qipan.games.pente.agent import PenteAgent
+    from qipan.games.pente.classic import PenteClassicAgent
 
-    signature = inspect.signature(PenteAgent)
+    signature = inspect.signature(PenteClassicAgent)
     declared = {o.name: o.default for o in agent_spec("pente-classic").options}
     assert declared == {name: signature.parameters[name].default for name in declared}
     assert set(signature.parameters) == set(declared) | {"time", "iterations", "depth", "seed"}

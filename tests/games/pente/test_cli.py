@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from tests.data import DATA
 
 click_testing = pytest.importorskip("click.testing")
 
-SAMPLE = Path("/work/shared/data/pente/pente_org_sample.pgn")
-if not SAMPLE.exists():
-    SAMPLE = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "pente" / "pente_org_sample.pgn"
+SAMPLE = DATA / "pente" / "pente_org_sample.pgn"
 
 
 def test_replay_summary_of_the_sample():

@@ -29,7 +29,8 @@ def test_capture_winner_scores_pairs_not_the_five_bonus():
 
 
 def test_runs_are_maximal_and_exact():
-    s = qipan.load("pente").position("ply=30 next=1 1:A1,A2,A3,A4,C1,C2,C3,C4,C5,E1,E2,E3 2:S19")
+    won = "ply=30 next=- over=1 1:A1,A2,A3,A4,C1,C2,C3,C4,C5,E1,E2,E3 2:S19"  # file C is a five
+    s = qipan.load("pente").position(won)
     assert runs(s, 0, 4) == 1  # file A; file C is five, not a four
     assert runs(s, 0, 3) == 1
     assert runs(s, 1, 4) == 0

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from tests.data import DATA as TEST_DATA
 
 import qipan
 from qipan.core import RecordError
 from qipan.games.pente.records import read, sniff, write
 from qipan.records import Record, read_records, read_records_text
 
-DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "pente"
-if not DATA.exists():
-    DATA = Path("/work/shared/data/pente")
+DATA = TEST_DATA / "pente"
 SAMPLE = DATA / "pente_org_sample.pgn"
 INDEX = json.loads((DATA / "pente_org_sample_index.json").read_text())
 RECORDS = read_records(SAMPLE)

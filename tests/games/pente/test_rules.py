@@ -207,7 +207,10 @@ def test_board_full_is_a_draw():
             f"{q + 1}:" + ",".join(g.name[i] for i in g.points if i != hole and colour[i] == q)
             for q in (0, 1)
         )
-        s = game.position(f"ply=48 next={p + 1} {text}")
+        try:
+            s = game.position(f"ply=48 next={p + 1} {text}")
+        except NotationError:  # a board where someone has a line already is a won game
+            continue
         s.cells[hole] = p + 1
         lines = s.has_line(0) or s.has_line(1)
         s.cells[hole] = 0
@@ -304,7 +307,7 @@ def test_open_tria_definition():
         "K10,L10,N10": 1,  # split tria _XX_X_
         "K10,M10,N10": 1,
         "A10,B10,C10": 0,  # against the edge: OXXX__ like
-        "K10,L10,M10,D1,E1,F1,G1,H1": 1,  # a four on row 1 is not a tria
+        "K10,L10,M10,D1,E1,F1,G1": 1,  # a four on row 1 is not a tria
     }
     for text, expected in cases.items():
         s = game.position(f"ply=20 next=1 1:{text} 2:A19")

@@ -346,3 +346,11 @@ def test_copies_stay_independent_through_undo_of_shared_history():
     before = twin.key()
     state.play("p0,0")
     assert twin.key() == before and twin.boards[0].cells[0] is None
+
+
+def test_a_first_real_time_game_leaves_a_newcomer_time():
+    """In real time level 1 gives at least 15 s before the flooz moves and 4 s a channel:
+    at a quarter of a second a tick a first game in the browser was over in about 10 s."""
+    game = qipan.load("pipemania")
+    ticks = game.o["start_delay"] * game.realtime_tick
+    assert ticks >= 15 and game.o["flow_period"] * game.realtime_tick >= 4

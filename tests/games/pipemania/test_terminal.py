@@ -139,7 +139,7 @@ def test_the_loop_runs_at_the_declared_tick_and_idles_with_the_declared_move():
     clock = FakeClock()
     state = make()
     game = state.game
-    assert game.realtime_tick == 0.25 and game.idle_move == "-"
+    assert game.realtime_tick == 0.5 and game.idle_move == "-"
     loop = RealTimeLoop(state, clock=clock)
     assert loop.tick_seconds == game.realtime_tick
     clock.now = 3 * game.realtime_tick

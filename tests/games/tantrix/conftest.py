@@ -3,14 +3,14 @@ not depend on other game packages importing cleanly."""
 
 import json
 import random
-from pathlib import Path
 
 import pytest
+from tests.data import DATA as TEST_DATA
 
 from qipan.core import CHANCE, resolve_chance
 from qipan.games.tantrix import SPECS
 
-DATA = Path("/work/shared/data/tantrix")
+DATA = TEST_DATA / "tantrix"
 
 
 def make(name: str = "tantrix", **options):

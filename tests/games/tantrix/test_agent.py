@@ -203,7 +203,7 @@ def exact_value(state, player):
 
 
 def test_endgame_search_plays_the_exact_best_move_when_it_sees_the_end():
-    from qipan.games.tantrix.agent import endgame_move
+    from qipan.games.tantrix.search import endgame_move
 
     checked = 0
     for seed in range(40):
@@ -228,7 +228,7 @@ def test_endgame_search_plays_the_exact_best_move_when_it_sees_the_end():
 def test_the_classic_agent_keeps_its_search():
     """``tantrix-classic`` is the fixed reference: the search settings it had, whatever the
     ``tantrix`` agent's become."""
-    from qipan.games.tantrix.agent import TantrixClassicAgent
+    from qipan.games.tantrix.classic import TantrixClassicAgent
 
     classic = TantrixClassicAgent
     assert not (classic.halving or classic.incremental or classic.fast_playouts)

@@ -2,9 +2,11 @@
 
 from itertools import combinations, permutations
 
+from tests.data import DATA
+
 from qipan.games.tantrix.board import TILES, link_kind, rotate
 
-DATA_TSV = "/work/shared/data/tantrix/tantrix_tiles.tsv"
+DATA_TSV = DATA / "tantrix" / "tantrix_tiles.tsv"
 
 # The four link patterns Tantrix uses (edge pairs, a-f mapped to our edge indices).
 PATTERNS = {

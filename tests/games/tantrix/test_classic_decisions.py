@@ -7,6 +7,8 @@ the speed work made faster."""
 import json
 from pathlib import Path
 
+from tests.decisions import assert_decides_as_recorded
+
 import qipan
 
 from .conftest import make
@@ -18,7 +20,18 @@ def test_the_classic_agent_decides_as_before_on_stored_positions():
     game = make()
     rows = json.loads(DATA.read_text())["decisions"]
     assert len(rows) >= 10 and {r["step"] for r in rows} == {1, 2, 3}
-    for row in rows:
-        state = game.position(row["position"])
-        agent = qipan.agents.load("tantrix-classic", seed=row["seed"], playouts=row["playouts"])
-        assert agent.choose(state).text == row["move"], row["position"]
+    assert_decides_as_recorded(
+        rows,
+        lambda row: game.position(row["position"]),
+        lambda row: qipan.agents.load("tantrix-classic", seed=row["seed"], playouts=row["playouts"]),
+    )
+
+
+def test_the_live_agent_and_the_reference_share_only_the_search():
+    from qipan.games.tantrix.agent import TantrixAgent
+    from qipan.games.tantrix.classic import TantrixClassicAgent
+    from qipan.games.tantrix.search import TantrixSearch
+
+    assert not issubclass(TantrixAgent, TantrixClassicAgent)
+    assert not issubclass(TantrixClassicAgent, TantrixAgent)
+    assert TantrixAgent.__bases__ == TantrixClassicAgent.__bases__ == (TantrixSearch,)

@@ -6,8 +6,8 @@ from dataclasses import fields, replace
 from pathlib import Path
 
 from qipan.games.tantrix import TantrixAgent
-from qipan.games.tantrix.agent import TantrixClassicAgent
 from qipan.games.tantrix.board import fitting, neighbours, side_pattern, tracks
+from qipan.games.tantrix.classic import TantrixClassicAgent
 from qipan.games.tantrix.evaluation import AGENT, CLASSIC, DEFAULT, Weights, evaluate, potentials
 
 from .conftest import decisions, faced_lines, make

@@ -6,8 +6,8 @@ import random
 import pytest
 
 from qipan.games.tantrix import TantrixAgent
-from qipan.games.tantrix.agent import TantrixClassicAgent
 from qipan.games.tantrix.board import tracks
+from qipan.games.tantrix.classic import TantrixClassicAgent
 from qipan.games.tantrix.evaluation import AGENT, CLASSIC, TrackIndex, Weights, evaluate, faced_tracks
 
 from .conftest import decisions
@@ -100,7 +100,7 @@ def test_endgame_leaves_are_the_full_evaluation_and_the_search_decides_alike(pla
     """The endgame search's incremental leaves (``EndgameLeaves``) give ``evaluate``'s value
     at every position two random placements below the root, and the search without a time
     limit picks the same move with them as without."""
-    from qipan.games.tantrix.agent import EndgameLeaves, endgame_move
+    from qipan.games.tantrix.search import EndgameLeaves, endgame_move
 
     rng = random.Random(seed)
     checked = searched = 0

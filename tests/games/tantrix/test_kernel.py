@@ -14,7 +14,8 @@ import pytest
 from qipan.core import CHANCE
 from qipan.fast import HAVE_NUMBA, check_kernel, seed_word
 from qipan.games.tantrix import playouts as P
-from qipan.games.tantrix.agent import TantrixAgent, TantrixClassicAgent
+from qipan.games.tantrix.agent import TantrixAgent
+from qipan.games.tantrix.classic import TantrixClassicAgent
 
 from .conftest import make
 

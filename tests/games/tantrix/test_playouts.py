@@ -107,7 +107,7 @@ def test_agent_plays_out_free_moves_and_fills(monkeypatch):
 def test_with_a_time_limit_playouts_run_until_the_deadline_unless_turned_off(monkeypatch):
     # The wiring, not the clock (tests never depend on wall time): with a time limit the
     # agent hands its candidates to the playouts with a deadline and no fixed budget.
-    from qipan.games.tantrix import agent as agent_module
+    from qipan.games.tantrix import search as search_module
 
     handed = []
 
@@ -129,8 +129,8 @@ def test_with_a_time_limit_playouts_run_until_the_deadline_unless_turned_off(mon
     ):
         return recording(state, player, ranked, rng, deadline, budget)
 
-    monkeypatch.setattr(agent_module, "best_by_playouts", recording)
-    monkeypatch.setattr(agent_module, "best_by_halving", recording_halving)
+    monkeypatch.setattr(search_module, "best_by_playouts", recording)
+    monkeypatch.setattr(search_module, "best_by_halving", recording_halving)
     states = [s.copy() for s in decisions(2, 0, min_board=8) if s.step == FREE and len(s.legal_moves()) > 1]
     for state in states[:3]:
         assert TantrixAgent(seed=3, time=30.0).choose(state) in state.legal_moves()

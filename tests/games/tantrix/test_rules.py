@@ -192,3 +192,43 @@ def test_copies_are_independent():
     while state.ply > 30:
         state.undo()
     assert clone.key() == key
+
+
+# Tiles 1, 2, 3 around the space 0,0: on alternate sides (directions 0, 2, 4), or on three
+# consecutive sides (directions 0, 1, 2).
+ALTERNATE = "board=1@1,-1r0;2@0,1r0;3@-1,0r0"
+CONSECUTIVE = "board=1@1,-1r0;2@1,0r0;3@0,1r3"
+
+
+def seed_spaces_position(board: str, forced_space: str = "any_three"):
+    from qipan import load
+
+    text = f"players=2 phase=play turn=1/2 order=9,38 {board} hands=4,5,6,7,8,9|10,11,12,13,14,15 bag=rest"
+    return load("tantrix", forced_space=forced_space).position(text)
+
+
+def test_forced_space_consecutive_counts_only_three_consecutive_sides():
+    """Option ``forced_space`` (rules 4.5.1, difference 1): the seed's "a notch formed by three
+    consecutive sides" against the official any three neighbours (the default)."""
+    official = seed_spaces_position(ALTERNATE)
+    seed = seed_spaces_position(ALTERNATE, "consecutive")
+    assert official.counts[(0, 0)] == seed.counts[(0, 0)] == 3
+    assert official.forced_spaces == [(0, 0)] and seed.forced_spaces == []
+    # Not forced, so it is a free placement's cell under the seed's reading, not the official one.
+    assert (0, 0) in seed.placement_cells(forced=False)
+    assert (0, 0) not in official.placement_cells(forced=False)
+    for forced_space in ("any_three", "consecutive"):  # three consecutive sides: forced either way
+        assert seed_spaces_position(CONSECUTIVE, forced_space).forced_spaces == [(0, 0)]
+
+
+def test_forced_space_consecutive_games_end_and_bad_values_are_refused():
+    from qipan import load
+    from qipan.core.errors import OptionError
+
+    game = load("tantrix", forced_space="consecutive")
+    assert game.options["forced_space"] == "consecutive" and "forced_space" not in load("tantrix").options
+    assert game.kernel() is None  # the compiled twin knows the official spaces only
+    state = play_random(game.new(players=2), seed=3)
+    assert state.outcome is not None
+    with pytest.raises(OptionError):
+        load("tantrix", forced_space="three")

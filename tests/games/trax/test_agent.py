@@ -9,7 +9,7 @@ from trax_helpers import DATA, play
 import qipan
 from qipan.agents import agent_specs
 from qipan.agents import load as load_agent
-from qipan.games.trax import ClassicTraxAgent, TraxAgent, TraxGame, classic, search
+from qipan.games.trax import TraxAgent, TraxClassicAgent, TraxGame, classic, search
 from qipan.games.trax.records import read_trx
 
 PUZZLES = read_trx((DATA / "trax_puzzles_gnutrax_easy.trx").read_text())
@@ -37,7 +37,7 @@ def test_agent_solves_every_gnutrax_puzzle(puzzle, variant):
 
 
 #: Each agent with the score from which its search calls a move a proven win.
-AGENTS = [(TraxAgent, search.PROVEN), (ClassicTraxAgent, classic.WIN)]
+AGENTS = [(TraxAgent, search.PROVEN), (TraxClassicAgent, classic.WIN)]
 
 
 @pytest.mark.parametrize(("make", "proven"), AGENTS, ids=["trax", "trax-classic"])
@@ -55,7 +55,7 @@ def test_l_puzzle_is_a_proven_win_in_two_moves(make, proven):
         state.undo()
 
 
-@pytest.mark.parametrize("make", [TraxAgent, ClassicTraxAgent], ids=["trax", "trax-classic"])
+@pytest.mark.parametrize("make", [TraxAgent, TraxClassicAgent], ids=["trax", "trax-classic"])
 def test_agent_blocks_a_loop_threat_of_the_opponent(make):
     # Red to move; White threatens A0/ and B0\\ (one loop, two ways to close it).
     state = TraxGame().position("LJ R")
@@ -67,7 +67,7 @@ def test_agent_blocks_a_loop_threat_of_the_opponent(make):
     assert immediate_wins(state, 0) == [], f"{move} leaves White a win"
 
 
-@pytest.mark.parametrize("make", [TraxAgent, ClassicTraxAgent], ids=["trax", "trax-classic"])
+@pytest.mark.parametrize("make", [TraxAgent, TraxClassicAgent], ids=["trax", "trax-classic"])
 def test_agent_never_completes_only_the_opponents_loop(make):
     state = play("@0/ A2\\")  # White to move: B1\\ would make a red loop (T05)
     for seed in range(5):

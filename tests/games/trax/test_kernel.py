@@ -15,9 +15,9 @@ import qipan
 from qipan.fast import HAVE_NUMBA, check_kernel, warm_up
 from qipan.games.trax import TraxAgent, TraxGame
 from qipan.games.trax import search as python_search
-from qipan.games.trax.evaluation import GAP_VALUE
+from qipan.games.trax.evaluation import GAP_VALUE, evaluate_without_win
 from qipan.games.trax.search import PROVEN, Memory, ThreatSearch
-from qipan.games.trax.threats import evaluate, winning_moves
+from qipan.games.trax.threats import winning_moves
 
 pytestmark = pytest.mark.skipif(not HAVE_NUMBA, reason="the kernel needs qipan[fast] (numba)")
 
@@ -81,10 +81,10 @@ def test_evaluation_and_immediate_wins_are_the_python_ones(preset, options):
     work = Workspace(game)
     W = work.W
     for state in random_positions(game, 60, seed=5):
-        K.load(W[0], W[1], state.board)
+        K.load(W.cells, W.bb, state.board)
         for mover in (0, 1):
             assert K.evaluate(W, mover) == pytest.approx(
-                evaluate(state.board, mover, game.lines_win), abs=1e-12
+                evaluate_without_win(state.board, mover, game.lines_win), abs=1e-12
             )
             wins = winning_moves(
                 state.board,
@@ -116,12 +116,12 @@ def test_compiled_search_values_are_the_python_ones(preset):
 def test_compiled_search_proves_the_engine_games_loss_and_undoes_its_trials():
     state = play(ENGINE_LOSSES[0].split()[:6], variant="8x8")
     search = CompiledSearch(state, random.Random(1), None, None, Workspace(state.game))
-    before = search.work.W[0].copy()
+    before = search.work.W.cells.copy()
     best = search.best(3)
     assert state.move_for(*best).text != "G1\\"
     scores = {state.move_for(*m).text: v for m, v in search.scores.items()}
     assert scores["G1\\"] <= -PROVEN
-    assert (search.work.W[0] == before).all() and search.work.W[1][K.B_SP] == 0
+    assert (search.work.W.cells == before).all() and search.work.W.bb[K.B_SP] == 0
 
 
 def test_compiled_threat_search_proves_the_white_l_puzzle():
@@ -143,7 +143,7 @@ def test_agent_uses_the_kernel_keeps_its_tables_and_falls_back_to_python(monkeyp
     state.play(agent.choose(state))
     assert isinstance(agent.last_search, CompiledSearch)
     work = agent._work
-    assert work.W[17].any()  # the transposition table holds entries
+    assert work.W.tt_keys.any()  # the transposition table holds entries
     state.play(state.legal_moves()[0])
     agent.choose(state)
     assert agent._work is work

@@ -118,9 +118,14 @@ def test_board_place_raises_illegal_turn_and_restores_the_cells():
     other = next(
         t for t in range(6) if t != move.data[1] and board.fits(pos, t) and not state.is_legal_turn(pos, t)
     )
-    with pytest.raises(IllegalTurn):
+    with pytest.raises(IllegalTurn) as raised:
         board.place(pos, other)
     assert board.cells == cells
+    # The search's entry into the same engine: None, the board unchanged, and the same why.
+    assert board.place_if_legal(pos, other) is None and board.cells == cells
+    cell, colour, placed = board.refused
+    assert (raised.value.pos, raised.value.placed) == (cell, placed) and placed[0] == (pos, other)
+    assert ("white" if colour == 0 else "red") in raised.value.reason
 
 
 def test_the_final_position_does_not_depend_on_the_order_of_forced_fills():

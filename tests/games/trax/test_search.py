@@ -11,11 +11,11 @@ from trax_helpers import DATA, data_rows, play, random_positions
 
 import qipan
 from qipan.agents import agent_specs
-from qipan.games.trax import ClassicTraxAgent, TraxAgent, TraxGame
+from qipan.games.trax import TraxAgent, TraxClassicAgent, TraxGame
 from qipan.games.trax.records import read_trx
 from qipan.games.trax.rules import IllegalTurn, free_placements, outcome_of
 from qipan.games.trax.search import PROVEN, Memory, ThreatSearch
-from qipan.games.trax.threats import completed, place_turn, turn_result, winning_moves
+from qipan.games.trax.threats import completed, turn_result, winning_moves
 
 ENGINE_LOSSES = [row[1] for row in data_rows("trax_engine_losses.tsv")]
 PUZZLES = read_trx((DATA / "trax_puzzles_gnutrax_easy.trx").read_text())
@@ -153,14 +153,14 @@ def test_memory_empties_itself_when_full():
 
 def test_new_agent_is_the_strongest_trax_agent_and_the_reference_stays_callable():
     specs = {a.name: a for a in agent_specs() if a.families == ("trax",)}
-    assert specs["trax"].make is TraxAgent and specs["trax-classic"].make is ClassicTraxAgent
+    assert specs["trax"].make is TraxAgent and specs["trax-classic"].make is TraxClassicAgent
     assert specs["trax"].strength > specs["trax-classic"].strength
     agent = qipan.agents.load("trax-classic", depth=1, seed=1)
-    assert isinstance(agent, ClassicTraxAgent) and agent.describe() == "trax-classic(depth=1)"
+    assert isinstance(agent, TraxClassicAgent) and agent.describe() == "trax-classic(depth=1)"
 
 
 @pytest.mark.parametrize("game", GAMES[:2], ids=lambda g: g.variant)
-def test_place_turn_is_the_rules_forced_play(game):
+def test_place_if_legal_is_place_without_the_exception(game):
     for state in random_positions(game, 30, seed=8):
         board = state.board
         cells = dict(board.cells)
@@ -171,7 +171,7 @@ def test_place_turn_is_the_rules_forced_play(game):
                 expected = None
             else:
                 board.rollback(expected)
-            got = place_turn(board, pos, tile)
+            got = board.place_if_legal(pos, tile)
             if got is not None:
                 board.rollback(got)
             assert got == expected

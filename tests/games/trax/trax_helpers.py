@@ -1,14 +1,15 @@
-"""Helpers for the Trax tests: the data files (copied from shared/data/trax) and a way to
+"""Helpers for the Trax tests: the data files (tests/data/trax) and a way to
 play a move list. ``conftest.py`` puts this folder on sys.path."""
 
 from __future__ import annotations
 
 import random
-from pathlib import Path
+
+from tests.data import DATA as TEST_DATA
 
 from qipan.games.trax import TraxGame
 
-DATA = Path(__file__).with_name("data")
+DATA = TEST_DATA / "trax"
 
 
 def data_rows(name: str) -> list[list[str]]:

@@ -29,6 +29,13 @@ SPEC = GameSpec(
             "the path enters the top-left cell from the left (horizontal) or from the top (vertical)",
             choices=("horizontal", "vertical"),
         ),
+        Option(
+            "no_voluntary_exit",
+            bool,
+            False,
+            "the seed's reading of 被迫: a tile that runs the path into the border is refused while "
+            "one that stays on the board exists (default: allowed, and it loses)",
+        ),
     ),
     players=(2,),
     description="Two players extend one path with tiles; whoever runs it into the border loses.",
@@ -41,6 +48,12 @@ register(
         "The Black Path Game (Winning Ways)",
         "Winning Ways rules: no goal cell, player 1 chooses the first tile.",
         variant="ww",
+    ),
+    SPEC.preset(
+        "blackpath-forced-exit",
+        "The Black Path Game (forced exits only)",
+        "The seed's rules, reading rule 6 strictly: a tile into the border only when every tile goes there.",
+        no_voluntary_exit=True,
     ),
 )
 

@@ -44,7 +44,7 @@ def tile_joining(a: int, b: int) -> int:
 
 
 def neighbours(rows: int, cols: int) -> list[tuple[int, ...]]:
-    """neighbours[cell][side] = the adjacent cell index, or -1 beyond the border."""
+    """``neighbours[cell][side]`` = the adjacent cell index, or -1 beyond the border."""
     out = []
     for r in range(rows):
         for c in range(cols):

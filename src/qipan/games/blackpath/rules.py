@@ -41,12 +41,25 @@ class BlackPathGame(Game):
     perfect_value = "qipan.games.blackpath.solver:probe"
 
     def __init__(
-        self, rows: int = 8, cols: int = 8, variant: str = SEED, start_arm: str = "horizontal", **kw
+        self,
+        rows: int = 8,
+        cols: int = 8,
+        variant: str = SEED,
+        start_arm: str = "horizontal",
+        no_voluntary_exit: bool = False,
+        **kw,
     ):
-        super().__init__(rows=rows, cols=cols, variant=variant, start_arm=start_arm, **kw)
+        options = dict(rows=rows, cols=cols, variant=variant, start_arm=start_arm)
+        if no_voluntary_exit:  # only when set, so the default game's options stay as they were
+            options["no_voluntary_exit"] = True
+        super().__init__(**options, **kw)
         if variant not in (SEED, WW):
             raise ValueError(f"unknown variant {variant!r}")
         self.rows, self.cols, self.variant = rows, cols, variant
+        #: The seed's rule 6 read as "only forced out" (rules §1.3): a tile into the border is
+        #: refused while a safe one exists. The values do not change (running out loses
+        #: anyway), only which moves are offered.
+        self.no_voluntary_exit = no_voluntary_exit
         self.start_side = W if start_arm == "horizontal" else N
         self.goal = rows * cols - 1 if variant == SEED else -1
         self.neigh = neighbours(rows, cols)
@@ -104,12 +117,21 @@ class BlackPathState(State):
         moves = self.game.cell_moves[self.end_cell]
         if self.game.variant == SEED and self.filled == 0:
             return [moves[0]]  # move 1 is the compulsory cross
+        if self.game.no_voluntary_exit:
+            # Never empty: a position with no safe tile is over already (forced out).
+            return [m for m in moves if self.where(m.data) != BORDER]
         return list(moves)
 
     def check_legal(self, move: Move) -> None:
         if move not in self.legal_moves():
             if self.game.variant == SEED and self.filled == 0:
                 raise IllegalMove("move 1 must be the cross + in the top-left cell", move)
+            if move in self.game.cell_moves[self.end_cell]:
+                raise IllegalMove(
+                    f"{move} would run the path into the border while a tile that stays on the board "
+                    "exists (no_voluntary_exit)",
+                    move,
+                )
             raise IllegalMove(f"{move} is not a tile (+, / or \\)", move)
 
     def where(self, tile: int) -> str:

@@ -1,12 +1,13 @@
 """MOD X (十字連環棋): 2–4 players or 2v2 teams; X, plus and line patterns with jokers.
 
-Registers ``modx`` (2, 3 or 4 players; 2 by default), the presets ``modx-3``, ``modx-4``
-and ``modx-teams``, the ``modx`` agent and the ``modx-turns`` record format (one line per turn)."""
+Registers ``modx`` (2, 3 or 4 players; 2 by default), the presets ``modx-3``, ``modx-4``,
+``modx-teams`` and ``modx-claims`` (the seed's manual claims), the ``modx`` agent and the ``modx-turns`` record format (one line per turn)."""
 
 from ...agents.base import AgentSpec, register_agent
 from ...core.formats import register_format
 from ...core.registry import GameSpec, Option, register
-from .agent import ModXAgent, ModXClassicAgent
+from .agent import ModXAgent
+from .classic import ModXClassicAgent
 from .records import FORMAT
 from .rules import ModXGame, ModXState
 
@@ -21,6 +22,13 @@ OPTIONS = (
         "place the setup jokers at random (no two touching) instead of by player 1",
     ),
     Option("teams", bool, False, "4 players as 2 teams of 2 (partners sit opposite), playing to 12 together"),
+    Option(
+        "manual_claims",
+        bool,
+        False,
+        "the seed's table rule: patterns are claimed, not scored by themselves; one left unclaimed "
+        "may be claimed by another player with an X next to it",
+    ),
 )
 
 MODX = GameSpec(
@@ -38,6 +46,12 @@ register(
     MODX.preset("modx-3", "MOD X, 3 players", players=(3,)),
     MODX.preset("modx-4", "MOD X, 4 players", players=(4,)),
     MODX.preset("modx-teams", "MOD X, 2 teams of 2", players=(4,), teams=True),
+    MODX.preset(
+        "modx-claims",
+        "MOD X, patterns claimed by hand",
+        "The seed's table rule: a pattern its maker leaves unclaimed can be claimed by another player.",
+        manual_claims=True,
+    ),
 )
 
 register_format(FORMAT)

@@ -2,7 +2,9 @@
 
 Squares are numbered 8·rank + file (a1 = 0, b1 = 1, …, h8 = 63). Actions 0..63 put a setup
 joker on a square (``J@a1``…), 64..127 place an X piece (with whatever it scores), 128..191
-relocate a removed joker (``J>a1``…).
+relocate a removed joker (``J>a1``…). With ``manual_claims``, 192..255 place an X leaving
+the patterns it completes unclaimed (``a1 {}``…) and 256 + 64·owner + square claim the
+owner's unclaimed patterns with an X on the square (``a1 claim {…}``).
 
 Observation, shape (2·P + 4, 8, 8) for P players, seen by ``player``: planes 0..P-1 the X
 pieces of the players in seat order from ``player`` (itself first), P..2P-1 the squares
@@ -14,15 +16,23 @@ from __future__ import annotations
 from ...core.actions import ActionSpace, Planes, seat_order
 from .board import MARKERS, SIZE, SQUARES
 
-_KIND = {"setup": 0, "place": 1, "relocate": 2}
+_KIND = {"setup": 0, "place": 1, "relocate": 2, "leave": 3, "claim": 4}
+#: Claims by owner follow the four blocks of the other moves.
+_CLAIMS = 4 * SQUARES
 
 
 class ModXActions(ActionSpace):
-    size = 3 * SQUARES
     description = __doc__
 
+    def __init__(self, game):
+        super().__init__(game)
+        # The claims of each of up to four owners follow, where they can be made.
+        self.size = _CLAIMS + 4 * SQUARES if game.manual_claims else 3 * SQUARES
+
     def index(self, state, move) -> int:
-        kind, s = move.data
+        kind, s = move.data[:2]
+        if kind == "claim":
+            return _CLAIMS + move.data[2] * SQUARES + s
         return _KIND[kind] * SQUARES + s
 
     def observation_shape(self, players: int) -> tuple[int, ...]:

@@ -23,7 +23,8 @@ from ...core.formats import RecordFormat
 from ...core.records import Record
 from .board import LETTERS
 
-_TOKEN = re.compile(r"J@[A-H][1-8]|J>[A-H][1-8]|[A-H][1-8](?:\s*\{[^}]*\})?", re.IGNORECASE)
+# A placement may list what it scores; with manual_claims, ``E4 {}`` and ``C1 claim {...}``.
+_TOKEN = re.compile(r"J@[A-H][1-8]|J>[A-H][1-8]|[A-H][1-8](?:\s+claim)?(?:\s*\{[^}]*\})?", re.IGNORECASE)
 _LINE = re.compile(r"([RBYO])\s+(\S.*)")
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 

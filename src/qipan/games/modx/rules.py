@@ -3,6 +3,11 @@
 A turn is one or more moves by the same player: an X placement (scored automatically),
 then one ``J>sq`` move per joker that the scoring removed. The setup is one ``J@sq`` move
 per joker by the joker placer (player 1), after which player 2 makes the first placement.
+
+With ``manual_claims`` (the seed's "忽略創造的圖案", rules §3.8) patterns are announced, not
+scored by themselves: a placement that completes some may leave them unclaimed (``E4 {}``),
+and another player may, on their turn, claim a player's unclaimed patterns by placing an X
+next to them (``C1 claim {B2 C3 D4 E5 F6}``), scoring them as if they had made them.
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ from .board import (
 SETUP_MOVES = tuple(Move(f"J@{n}", (n,), ("setup", s)) for s, n in enumerate(NAMES))
 RELOCATE_MOVES = tuple(Move(f"J>{n}", (n,), ("relocate", s)) for s, n in enumerate(NAMES))
 PLACE_MOVES = tuple(Move(n, (n,), ("place", s)) for s, n in enumerate(NAMES))
+#: ``manual_claims``: a placement that completes patterns and leaves them unclaimed.
+LEAVE_MOVES = tuple(Move(f"{n} {{}}", (n,), ("leave", s)) for s, n in enumerate(NAMES))
 
 
 def placement_move(s: int, scored: int) -> Move:
@@ -49,6 +56,22 @@ def placement_move(s: int, scored: int) -> Move:
     return Move(f"{name} {{{names_of(scored)}}}", (name,), ("place", s))
 
 
+def claim_move(s: int, owner: int, claimed: int) -> Move:
+    """``manual_claims``: an X on ``s`` claiming ``owner``'s unclaimed patterns ``claimed``."""
+    name = NAMES[s]
+    return Move(f"{name} claim {{{names_of(claimed)}}}", (name,), ("claim", s, owner))
+
+
+def _one_click_each(moves: list[Move]) -> list[Move]:
+    """Where several moves share a square (claim, leave unclaimed, claim another's), each
+    takes its text as a second click (a button), so that a click on the board never stops
+    between two moves."""
+    on: dict[str, int] = {}
+    for m in moves:
+        on[m.path[0]] = on.get(m.path[0], 0) + 1
+    return [m if on[m.path[0]] == 1 else Move(m.text, (m.path[0], m.text), m.data) for m in moves]
+
+
 class ModXGame(Game):
     id = "modx"
     title = "MOD X"
@@ -56,13 +79,16 @@ class ModXGame(Game):
     action_space = "qipan.games.modx.actions:ModXActions"
     players = (2, 3, 4)
 
-    def __init__(self, jokers: int = 5, random_jokers: bool = False, teams: bool = False):
-        super().__init__(jokers=jokers, random_jokers=random_jokers, teams=teams)
+    def __init__(
+        self, jokers: int = 5, random_jokers: bool = False, teams: bool = False, manual_claims: bool = False
+    ):
+        super().__init__(jokers=jokers, random_jokers=random_jokers, teams=teams, manual_claims=manual_claims)
         if not 5 <= jokers <= 8:
             raise OptionError(f"jokers must be 5..8, not {jokers}")
         self.jokers = jokers
         self.random_jokers = random_jokers
         self.teams = teams
+        self.manual_claims = manual_claims
 
     def new_state(self, players: int, rng: random.Random) -> ModXState:
         if self.teams and players != 4:
@@ -99,6 +125,7 @@ class ModXState(State):
     def __init__(self, game: ModXGame, players: int):
         super().__init__(game, players)
         self.teams = game.teams
+        self.manual_claims = game.manual_claims
         self.target = TEAM_TARGET if game.teams else TARGETS[players]
         #: Each player's X pieces on the board, and the jokers on the board, as bitmasks.
         self.xs = [0] * players
@@ -146,6 +173,23 @@ class ModXState(State):
     def scored_by(self, player: int, s: int) -> int:
         """The squares ``player`` would score by placing an X on the open square ``s``."""
         return completed_with(self.xs[player], self.jokers, s)
+
+    def unclaimed(self, claimer: int) -> list[tuple[int, int, int]]:
+        """``manual_claims``: (owner, their complete patterns' union, the open squares next to
+        it) for each other player with complete patterns on the board: what ``claimer``
+        may claim, by an X on one of those squares."""
+        out = []
+        open_ = self.open_mask()
+        for owner in range(self.num_players):
+            if owner == claimer:
+                continue
+            union = completed(self.xs[owner], self.jokers)
+            if union:
+                near = 0
+                for sq in squares_of(union):
+                    near |= KING_AREA[sq]
+                out.append((owner, union, near & open_))
+        return out
 
     def threats(self, player: int) -> tuple[int, dict[int, int]]:
         """(already complete union, {open square: union it would complete}) for ``player``:
@@ -233,7 +277,14 @@ class ModXState(State):
         if self.phase == RELOCATE:
             return [RELOCATE_MOVES[s] for s in open_squares if self.relocation_ok(s)]
         done, near = self.threats(self.to_move)
-        return [placement_move(s, done | near.get(BIT[s], 0)) for s in open_squares]
+        moves = [placement_move(s, done | near.get(BIT[s], 0)) for s in open_squares]
+        if self.manual_claims:
+            # Each scoring placement (not the plain one) may also leave its patterns unclaimed.
+            moves += [LEAVE_MOVES[m.data[1]] for m in moves if m is not PLACE_MOVES[m.data[1]]]
+            for owner, union, near_squares in self.unclaimed(self.to_move):
+                moves += [claim_move(s, owner, union) for s in squares_of(near_squares)]
+            moves = _one_click_each(moves)
+        return moves
 
     #: Draws of ``random_move`` per square before it falls back to ``legal_moves``.
     RANDOM_TRIES_PER_SQUARE = 2
@@ -244,8 +295,8 @@ class ModXState(State):
         completing one of the mover's patterns through it; in the setup, no joker next to
         it), else draw again. Only the drawn square's scoring is worked out. A run of failed
         draws ends in a draw from ``legal_moves()``: uniform too, so the mixture is uniform."""
-        if self.outcome is not None:
-            return super().random_move(rng)
+        if self.outcome is not None or (self.manual_claims and self.phase == PLAY):
+            return super().random_move(rng)  # claims and leaves: drawn from legal_moves()
         phase = self.phase
         blocked = self.jokers if phase == SETUP else ~self.open_mask()
         for _ in range(self.RANDOM_TRIES_PER_SQUARE * SQUARES):
@@ -262,11 +313,16 @@ class ModXState(State):
 
     def check_legal(self, move: Move) -> None:
         data = move.data
-        if not (isinstance(data, tuple) and len(data) == 2 and data[0] in ("setup", "relocate", "place")):
+        shapes = {"setup": 2, "relocate": 2, "place": 2, "leave": 2, "claim": 3}
+        if not (isinstance(data, tuple) and data and shapes.get(data[0]) == len(data)):
             raise IllegalMove(f"{move} is not a MOD X move", move)
-        kind, s = data
+        kind, s = data[:2]
         self.check_square(kind, s, move)
-        if kind == "place":
+        if kind == "claim":
+            expected = claim_move(s, data[2], self.claimable(s, data[2], move))
+        elif kind == "leave":
+            expected = LEAVE_MOVES[s]
+        elif kind == "place":
             expected = placement_move(s, self.scored_by(self.to_move, s))
         else:
             expected = (SETUP_MOVES if kind == "setup" else RELOCATE_MOVES)[s]
@@ -286,16 +342,31 @@ class ModXState(State):
             raise IllegalMove("place the jokers first (J@square)", move)
         if kind == "relocate" and self.phase != RELOCATE:
             raise IllegalMove("there is no joker to relocate", move)
-        if kind == "place" and self.phase == RELOCATE:
+        if kind in ("leave", "claim") and not self.manual_claims:
+            raise IllegalMove("patterns are scored by themselves here: there is nothing to claim", move)
+        if kind in ("place", "leave", "claim") and self.phase == RELOCATE:
             raise IllegalMove(f"relocate the removed joker first (J>square), {self.pending} left", move)
         if not self.open_mask() & BIT[s]:
             what = "a joker" if self.jokers & BIT[s] else "an X piece"
             raise IllegalMove(f"{name} is not open: it holds {what}", move)
         if kind == "relocate" and not self.relocation_ok(s):
             raise IllegalMove(f"a joker on {name} would complete your own pattern", move)
+        if kind == "leave" and not self.scored_by(self.to_move, s):
+            raise IllegalMove(f"{name} completes no pattern: there is nothing to leave unclaimed", move)
+
+    def claimable(self, s: int, owner: object, move: object = None) -> int:
+        """The patterns of ``owner`` an X on the open square ``s`` claims (IllegalMove why not)."""
+        if not isinstance(owner, int) or not 0 <= owner < self.num_players or owner == self.to_move:
+            raise IllegalMove("a claim takes another player's patterns", move)
+        for who, union, near in self.unclaimed(self.to_move):
+            if who == owner:
+                if not near & BIT[s]:
+                    raise IllegalMove(f"{NAMES[s]} is not next to the patterns claimed", move)
+                return union
+        raise IllegalMove(f"player {owner + 1} has no unclaimed pattern", move)
 
     def _apply(self, move: Move):
-        kind, s = move.data
+        kind, s = move.data[:2]
         saved = (self.phase, self.pending, self.to_move, self.outcome)
         player = self.to_move
         if kind == "setup":
@@ -318,26 +389,30 @@ class ModXState(State):
             else:
                 self._drop_stuck_jokers()
             return (saved, s)
-        return (saved, s) + self._place(player, s)
-
-    def _place(self, player: int, s: int):
         self.xs[player] |= BIT[s]
         self._shift_cover((player,), s, 1)
         self.supply_x[player] -= 1
-        scored = completed(self.xs[player], self.jokers)
+        owner = move.data[2] if kind == "claim" else player
+        scored = completed(self.xs[owner], self.jokers) if kind != "leave" else 0
         if not scored:
             self._end_turn()
-            return (0, 0, ())
+            return (saved, s, 0, 0, (), owner)
+        return (saved, s) + self._score(player, owner, scored) + (owner,)
+
+    def _score(self, player: int, owner: int, scored: int):
+        """``player`` scores the squares ``scored`` of ``owner``'s patterns (their own, or
+        claimed): jokers are set aside, ``owner``'s X pieces go back to ``owner``'s supply
+        and ``player``'s markers go on (rules §3.5 step 4)."""
         removed_jokers = scored & self.jokers
-        own = scored & self.xs[player]
+        own = scored & self.xs[owner]
         self.jokers ^= removed_jokers
-        self.xs[player] ^= own
+        self.xs[owner] ^= own
         if self._cover is not None:
             for sq in squares_of(removed_jokers):
                 self._shift_joker(sq, -1)
             for sq in squares_of(own):
-                self._shift_cover((player,), sq, -1)
-        self.supply_x[player] += own.bit_count()
+                self._shift_cover((owner,), sq, -1)
+        self.supply_x[owner] += own.bit_count()
         friends = self.friends(player)
         cover, empty = [], []
         for sq in squares_of(own):
@@ -415,7 +490,7 @@ class ModXState(State):
             self._shift_joker(s, -1)
             return
         player = saved[2]
-        removed_jokers, own, placed = token[2:]
+        removed_jokers, own, placed, owner = token[2:]
         for sq, below in reversed(placed):
             self.stacks[sq] = self.stacks[sq][:-1]
             self.top[sq] = below
@@ -425,14 +500,14 @@ class ModXState(State):
                 self.points[below] += 1
                 self.topmask[below] |= BIT[sq]
             self.supply_m[player] += 1
-        self.xs[player] |= own
-        self.supply_x[player] -= own.bit_count()
+        self.xs[owner] |= own
+        self.supply_x[owner] -= own.bit_count()
         self.jokers |= removed_jokers
         self.xs[player] &= ~BIT[s]
         self.supply_x[player] += 1
         if self._cover is not None:
             for sq in squares_of(own):
-                self._shift_cover((player,), sq, 1)
+                self._shift_cover((owner,), sq, 1)
             for sq in squares_of(removed_jokers):
                 self._shift_joker(sq, 1)
             self._shift_cover((player,), s, -1)

@@ -10,6 +10,7 @@ from ...core.formats import RecordFormat, register_format
 from ...core.registry import GameSpec, Option, register, register_command
 from ...solve.providers import register_tables
 from . import agent as _agent
+from . import classic as _classic
 from . import records as _records
 from .rules import MorrisGame, MorrisState
 from .variant import MorrisRules
@@ -244,9 +245,11 @@ register_agent(
         _agent.MorrisPerfectAgent,
         "perfect play from retrograde tables (whole game on the 3x3 and 16-point boards, endgames on larger ones)",
         families=("morris",),
-        supports=_agent.covered_by_tables,
+        # Offered where its tables are installed: building them inside a game would take
+        # the moves' time (the server builds Six Men's Morris at start; operators the rest).
+        supports=_agent.tables_installed,
         strength=5,
-        default_ai=False,  # it builds tables (and needs qipan[solve]) on first use
+        default_ai=False,  # it needs qipan[solve] and tables
         players=(2,),
         options=(
             Option("tables", str, None, "directory of the tables (default: the user cache)", allow_none=True),
@@ -262,6 +265,17 @@ register_agent(
         ),
     )
 )
+#: The options of the ``morris`` agent and its fixed reference ``morris-2026``.
+_SEARCH_OPTIONS = (
+    Option(
+        "tables",
+        str,
+        None,
+        "directory of installed tables (default: the user cache; never built)",
+        allow_none=True,
+    ),
+    Option("book", bool, True, "play the 9MM opening book in the placement phase"),
+)
 register_agent(
     AgentSpec(
         "morris",
@@ -271,16 +285,19 @@ register_agent(
         families=("morris",),
         strength=20,
         players=(2,),
-        options=(
-            Option(
-                "tables",
-                str,
-                None,
-                "directory of installed tables (default: the user cache; never built)",
-                allow_none=True,
-            ),
-            Option("book", bool, True, "play the 9MM opening book in the placement phase"),
-        ),
+        options=_SEARCH_OPTIONS,
+    )
+)
+register_agent(
+    AgentSpec(
+        "morris-2026",
+        _classic.MorrisClassicAgent,
+        "the morris agent of 2026-12-03, kept as a fixed reference: PVS without the blockade terms",
+        families=("morris",),
+        strength=19,
+        default_ai=False,
+        players=(2,),
+        options=_SEARCH_OPTIONS,
     )
 )
 register_tables("morris", "qipan.games.morris.perfect:PerfectTables")

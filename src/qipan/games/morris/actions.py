@@ -24,7 +24,7 @@ class MorrisActions(ActionSpace):
     def __init__(self, game):
         super().__init__(game)
         rules = game.rules
-        self.points = n = game.tables.n
+        self.points = n = game.geometry.n
         pairs = rules.take_per_mill == 2 or rules.captures == "zhiqi"
         self.removals = 1 + n + (n * (n - 1) // 2 if pairs else 0)
         self.size = (n + 1) * (n + 1) * self.removals

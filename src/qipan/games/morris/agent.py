@@ -8,25 +8,17 @@ from ...agents import clock
 from ...agents.base import Agent
 from ...core.errors import QipanError, SearchTimeout
 from ...core.move import Move
-from .solver import DRAW, LOSS, WIN, Solution, solvable_rules, solve
+from .solver import Solution, best_of, solution_for
 
 
 class MorrisSolverAgent(Agent):
     name = "morris-solver"
-    _cache: dict = {}
 
     def _solution(self, state) -> Solution:
         rules = getattr(state, "rules", None)
         if rules is None or rules.board != "three":
             raise QipanError("morris-solver plays only the Three Men's Morris variants")
-        key = solvable_rules(rules)
-        if key not in self._cache:
-            # Values depend only on the position, so one table serves either first player.
-            white, black = solve(rules, 0), solve(rules, 1)
-            white.value.update(black.value)
-            white.depth.update(black.depth)
-            self._cache[key] = white
-        return self._cache[key]
+        return solution_for(rules)
 
     def select(self, state) -> Move:
         try:
@@ -35,22 +27,16 @@ class MorrisSolverAgent(Agent):
             raise QipanError(
                 "this position cannot arise from the start: the solver has no value for it"
             ) from None
-        best = max(v for _, v, _ in scored)
-        pool = [(m, d) for m, v, d in scored if v == best]
-        if best == WIN:
-            shortest = min(d for _, d in pool)
-            pool = [(m, d) for m, d in pool if d == shortest]
-        elif best == LOSS:
-            longest = max(d for _, d in pool)
-            pool = [(m, d) for m, d in pool if d == longest]
-        assert best in (WIN, DRAW, LOSS)
-        return self.rng.choice([m for m, _ in pool])
+        return self.rng.choice(best_of(scored))
 
 
 class MorrisPerfectAgent(Agent):
-    """Plays from the retrograde tables of the game's rule set, built on first use (the
-    whole game on the 3x3 and 16-point boards; the endgames with at most ``stones`` stones a
-    side on the larger boards). Outside the tables it searches (alpha-beta, the agent's
+    """Plays from the retrograde tables of the game's rule set: the installed ones (the
+    largest found under the tables' home) or, where none are or ``tables``/``stones`` ask for
+    others, built on first use (the whole game on the 3x3 and 16-point boards; the endgames
+    with at most ``stones`` stones a side on the larger boards). Front ends offer it only
+    where tables are installed (``perfect.tables_installed``), so a game never waits for a
+    build. Outside the tables it searches (alpha-beta, the agent's
     ``depth`` or ``time``, depth 2 by default), scoring every position the tables hold by its
     exact value and distance and the others by the game's evaluation."""
 
@@ -67,6 +53,12 @@ class MorrisPerfectAgent(Agent):
         from .table_rules import whole_game_tabled
 
         stones = self.stones
+        if stones is None and self.directory is None:
+            from .perfect import installed_tables
+
+            found = installed_tables(game)  # what the operator built, whatever its size
+            if found is not None:
+                return found
         if stones is None and not whole_game_tabled(game.rules):
             stones = 3
         key = (game.rules, self.directory, stones)
@@ -159,6 +151,18 @@ SCALE = 100.0
 INF = float("inf")
 
 
+def tables_installed(game) -> bool:
+    """Whether complete tables of ``game``'s rule set are installed under the tables' home
+    (``morris-perfect`` is offered only then: it never builds them inside a game)."""
+    if not covered_by_tables(game):
+        return False
+    try:
+        from .perfect import installed_tables
+    except (ImportError, QipanError):  # no NumPy: no tables
+        return False
+    return installed_tables(game) is not None
+
+
 def covered_by_tables(game) -> bool:
     """The retrograde tables (``tables.py``) support the game's rule set."""
     from .table_rules import supported
@@ -166,17 +170,21 @@ def covered_by_tables(game) -> bool:
     return supported(game.rules) is None
 
 
-class MorrisAgent(Agent):
-    """The strongest Morris player here, for every preset: on the 3x3 boards the exhaustive
-    solver's perfect play; elsewhere perfect play wherever the installed retrograde tables
-    hold the position (never building them), the opening book in 9MM placement, and
-    otherwise the kernel's PVS search (``search.py``) with an evaluation that knows
-    mobility and blockades, reachable and running mills, double threats and placement
-    structure; root moves into the tables get their exact values. Without the compiled
-    kernels it plays the reference ``alphabeta``. Default limit: 1 s a move."""
+class MorrisSearching(Agent):
+    """What the ``morris`` agent and its fixed reference ``morris-2026`` (``classic.py``)
+    share, for every preset: on the 3x3 boards the exhaustive solver's perfect play;
+    elsewhere perfect play wherever the installed retrograde tables hold the position (never
+    building them), the opening book in 9MM placement, and otherwise the kernel's PVS search
+    (``search.py``) of the subclass's ``style``; root moves into the tables get their exact
+    values. Without the compiled kernels it plays the reference ``alphabeta``. Default limit:
+    1 s a move. The fixed reference's recorded decisions are a test
+    (``tests/games/morris/test_morris_reference.py``): a change here that moves them is a
+    change of the reference, which must not happen."""
 
-    name = "morris"
     _tables_found: dict = {}
+    #: The kernel search's style (``kernel_search.STYLE_*``; the kernel needs numba: not
+    #: imported here).
+    style: int
 
     def __init__(self, tables: str | None = None, book: bool = True, **limits):
         super().__init__(**limits)
@@ -231,7 +239,7 @@ class MorrisAgent(Agent):
             fixed = [self._table_value(state, kernel, tables, code) for code in codes]
         searcher = self._searchers.get(kernel.rules)
         if searcher is None:
-            searcher = self._searchers[kernel.rules] = Searcher(kernel)
+            searcher = self._searchers[kernel.rules] = Searcher(kernel, style=self.style)
         result = searcher.search(
             state, codes, fixed, depth=self.depth, deadline=deadline, nodes=self.iterations
         )
@@ -243,7 +251,7 @@ class MorrisAgent(Agent):
     def _table_value(state, kernel, tables, code) -> float:
         """The exact value of the root move ``code`` for the mover when its position is in the
         tables (a win or loss after its plies, a draw), NaN otherwise."""
-        from .kernel import WIN
+        from .kernel_search import WIN
 
         child = state.copy()
         child.play(kernel.move(code))
@@ -263,38 +271,19 @@ class MorrisAgent(Agent):
             return self._tables_found[key]
         found = None
         if covered_by_tables(game):
-            found = _find_tables(game, self.directory)
-        self._tables_found[key] = found
+            from .perfect import installed_tables
+
+            found = installed_tables(game, self.directory)
+        if found is not None:  # a miss is looked for again: the server may be building them
+            self._tables_found[key] = found
         return found
 
 
-def _find_tables(game, directory):
-    """Complete tables of ``game``'s rule set in ``directory`` or under the tables' home,
-    the whole game before the largest endgames; read from the manifests, so no position
-    space is made for tables that are not there."""
-    import json
-    from dataclasses import asdict
-    from pathlib import Path
+class MorrisAgent(MorrisSearching):
+    """The strongest Morris player here: ``MorrisSearching`` with the search's blockade style
+    (an evaluation that knows mobility and blockades, reachable and running mills, double
+    threats and placement structure; blockade extensions; a contempt that grows with the
+    material edge)."""
 
-    from .perfect import PerfectTables, tables_home
-
-    wanted = asdict(game.rules) | {"repetition_count": None, "n_move": 0, "max_plies": None}
-    if directory is not None:
-        places = [Path(directory)]
-    else:
-        home = tables_home()
-        places = sorted(home.glob(f"{game.id}-*")) if home.is_dir() else []
-    found = []
-    for place in places:
-        try:
-            space = json.loads((place / "manifest.json").read_text())["space"]
-        except (OSError, ValueError, KeyError, TypeError):
-            continue  # not a table directory
-        if space.get("game") == game.id and space.get("rules") == wanted:
-            stones = space.get("max_stones")
-            found.append((stones is None, stones or 0, str(place)))
-    for _, stones, place in sorted(found, reverse=True):
-        tables = PerfectTables(game, place, stones or None)
-        if tables.db.complete():
-            return tables
-    return None
+    name = "morris"
+    style = 1  # kernel_search.STYLE_BLOCKADE

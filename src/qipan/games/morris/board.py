@@ -1,19 +1,20 @@
-"""Morris boards as data, and the tables the engine derives from them (rules file §1.2).
+"""Morris boards as data, and the geometry the engine derives from them (rules file §1.2).
 
 A point is named file+rank (``a1`` .. ``g7``); its grid position comes from the name, so
 the text and SVG renderers need no other layout data. Lines are ordered triples; for the
 24-point boards every line is also classified as a square *side* (its middle point is a side
 midpoint) or a *radial* line (outer -> middle square -> inner), which 直棋's 擔 and 槓 use.
 
-Everything the engine needs per ply is precomputed here once per rule set (:class:`Tables`):
+Everything the engine needs per ply is precomputed here once per rule set (:class:`Geometry`):
 point bits, neighbour masks, the lines through each point, and the Move objects themselves
 (created once and reused, looked up by 8-bit chunks of the empty-point mask)."""
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING
 
 from ...core.move import Move
@@ -150,7 +151,7 @@ def bits(mask: int):
         mask ^= low
 
 
-class Tables:
+class Geometry:
     """Precomputed data for one rule set (shared by every state of every game using it)."""
 
     def __init__(self, rules: MorrisRules):
@@ -193,49 +194,61 @@ class Tables:
         # simple[f][to]: the move from f (-1: a placement) to ``to`` without removal.
         self.simple = [[self.move(f, to, 0) if f != to else None for to in range(n)] for f in range(n)]
         self.simple.append([self.move(-1, to, 0) for to in range(n)])  # simple[-1]: placements
-        # place_chunks[k][byte]: the placements on the points of 8-bit chunk k set in byte.
-        self.place_chunks = self._chunk_table(-1)
+        # place_halves[k][x]: the placements on the points of 12-bit half k set in x.
+        self.place_halves = [
+            _half_table(lambda i, p0=12 * k: (self.simple[-1][p0 + i],) if p0 + i < n else ()) for k in (0, 1)
+        ]
         # fly_tab[f][k][byte]: the moves from f to the points of chunk k in byte.
         self.fly_tab = [self._chunk_table(f) for f in range(n)]
-        # Removal moves by (from, to, 8-bit chunk of the victims), filled in on first use.
-        self.captures: dict[int, tuple[Move, ...]] = {}
-        # The point indices in each 8-bit chunk value (iterating a mask without bit tricks).
-        self.points_in = [
-            [tuple(8 * k + j for j in range(8) if byte >> j & 1 and 8 * k + j < n) for byte in range(256)]
-            for k in range(3)
-        ]
+        # capture_rows[f][to][v]: the move from f (-1: a placement) to ``to`` removing v, a
+        # row built on first use, so a ply that closes a mill picks its moves by victim.
+        self.capture_rows: list[list[tuple[Move | None, ...] | None]] = [[None] * n for _ in range(n + 1)]
+        # The point indices in each 12-bit half (iterating a mask without bit tricks).
+        self.points_in_half = _points_in_half(n)
         # Directed edges as bits: a slide is an edge whose source is own and whose target is
         # empty, so all slides come from (own-source mask & empty-target mask), each built with
-        # three chunk look-ups, and the Move objects from chunk tables over the edge mask.
+        # two half look-ups, and the Move objects from chunk tables over the edge mask.
         arcs = [(idx[a], idx[b]) for a, b in board.edges] + [(idx[b], idx[a]) for a, b in board.edges]
-        self.arc_src = [[0] * 256 for _ in range(3)]
-        self.arc_dst = [[0] * 256 for _ in range(3)]
-        for e, (a, b) in enumerate(arcs):
-            for byte in range(256):
-                if byte >> (a & 7) & 1:
-                    self.arc_src[a >> 3][byte] |= 1 << e
-                if byte >> (b & 7) & 1:
-                    self.arc_dst[b >> 3][byte] |= 1 << e
+        self.arc_src = _or_halves(
+            [sum(1 << e for e, arc in enumerate(arcs) if arc[0] == p) for p in range(n)]
+        )
+        self.arc_dst = _or_halves(
+            [sum(1 << e for e, arc in enumerate(arcs) if arc[1] == p) for p in range(n)]
+        )
         self.arc_moves = [
             _byte_table(lambda i, e0=8 * j: (self.move(*arcs[e0 + i], 0),) if e0 + i < len(arcs) else ())
             for j in range((len(arcs) + 7) // 8)
         ]
+        # slide_rows[k][x]: the slides of the arcs 16k..16k+15 set in x (two chunks of
+        # arc_moves joined on first use): half the look-ups of the 8-bit tables, a ply.
+        self.slide_rows = [
+            _SlideRows(self.arc_moves[2 * k : 2 * k + 2]) for k in range((len(self.arc_moves) + 1) // 2)
+        ]
+        # hot_slides[to][own & hot_scope[to]]: for plain mills, the slides onto ``to`` (a point
+        # that closes a mill) split into (the moves that remove nothing: the stone moved was one
+        # of the only full pair, the (from, to) pairs that close a mill); filled on first use.
+        self.hot_scope = [self.nbr[i] | functools.reduce(operator.or_, self.pairs[i], 0) for i in range(n)]
+        self.hot_slides: list[dict[int, tuple[tuple[Move, ...], tuple[tuple[int, int], ...]]]] = [
+            {} for _ in range(n)
+        ]
         # Line planes: plane j (bits j*S .. j*S+S-1) has bit i set when point j of line i is in a
-        # set of points. Built from a board mask with three 8-bit chunk look-ups, so the lines
-        # with two (or three) own stones come out of a few integer operations.
+        # set of points. Built from a board mask with two half look-ups, so the lines with two
+        # (or three) own stones come out of a few integer operations.
         S = self.plane_shift = len(board.lines)
         self.plane_mask = (1 << S) - 1
-        self.line_planes = [[0] * 256 for _ in range(3)]
-        self.plane_point = [0] * (3 * S)  # bit position in the planes -> point bit
+        plane_bits = [0] * n
         for i, line in enumerate(board.lines):
             for j, name in enumerate(line):
-                p = idx[name]
-                self.plane_point[j * S + i] = 1 << p
-                for byte in range(256):
-                    if byte >> (p - 8 * (p // 8)) & 1:
-                        self.line_planes[p // 8][byte] |= 1 << (j * S + i)
-        # Union of the neighbours of a set of points, by 8-bit chunk.
-        self.nbr_chunks = [[self._nbr_union(k, byte) for byte in range(256)] for k in range(3)]
+                plane_bits[idx[name]] |= 1 << (j * S + i)
+        self.line_planes = _or_halves(plane_bits)
+        # line_union[k][x]: the points of the lines 12k..12k+11 set in x, so a set of lines
+        # (a bit per line) becomes its points with two look-ups instead of a loop.
+        self.line_union = _or_halves(self.lines)
+        # closers_and_mills() memoised by stone set: a side's stones recur across plies (a set
+        # closed on as one player's own is then the opponent's stones to remove from) and games.
+        self.known_closers_and_mills: dict[int, tuple[int, int]] = {}
+        # Union of the neighbours of a set of points, by 12-bit half.
+        self.nbr_halves = _or_halves(self.nbr)
 
     def _chunk_table(self, f: int) -> list[list[tuple[Move, ...]]]:
         """For each 8-bit chunk k and byte, the moves from ``f`` (-1: placements) to its points."""
@@ -245,50 +258,53 @@ class Tables:
             for k in range(3)
         ]
 
-    def capture_chunk(self, f: int, to: int, kb: int) -> tuple[Move, ...]:
-        """The moves from ``f`` to ``to`` removing one stone of chunk ``kb >> 8`` whose bits are
-        ``kb & 255``; cached in ``captures`` under ``((f + 1) << 5 | to) << 10 | kb``."""
-        if len(self.captures) > 200_000:  # bound the memory; the Move objects themselves stay
-            self.captures.clear()
-        k, byte = kb >> 8, kb & 255
-        moves = tuple(self.move(f, to, 1 << v) for v in self.points_in[k][byte])
-        self.captures[((f + 1) << 5 | to) << 10 | kb] = moves
-        return moves
+    def capture_row(self, f: int, to: int) -> tuple[Move | None, ...]:
+        """``row[v]``: the move from ``f`` to ``to`` removing the stone on ``v`` (None where
+        ``v`` is ``f`` or ``to``); built once and kept in ``capture_rows[f][to]``."""
+        row = tuple(self.move(f, to, 1 << v) if v != f and v != to else None for v in range(self.n))
+        self.capture_rows[f][to] = row
+        return row
 
-    def _nbr_union(self, k: int, byte: int) -> int:
-        out = 0
-        for j in range(8):
-            if byte >> j & 1 and 8 * k + j < self.n:
-                out |= self.nbr[8 * k + j]
-        return out
+    def hot_slide(self, to: int, local: int) -> tuple[tuple[Move, ...], tuple[tuple[int, int], ...]]:
+        """``hot_slides[to][local]`` (``local``: own stones within ``hot_scope[to]``), built
+        and kept. A slide closes a mill unless the moved stone is one of the pair: with one full
+        pair its stones slide in plainly; two full pairs never share a stone."""
+        excluded = -1
+        for pm in self.pairs[to]:
+            if local & pm == pm:
+                excluded = pm if excluded < 0 else 0
+        sources = self.nbr[to] & local
+        entry = (
+            tuple(self.simple[f][to] for f in bits(sources & excluded)),
+            tuple((f, to) for f in bits(sources & ~excluded)),
+        )
+        self.hot_slides[to][local] = entry
+        return entry
 
     def closers(self, own: int) -> int:
         """Points that complete a line on which ``own`` holds the two other points."""
-        S, M = self.plane_shift, self.plane_mask
-        lp = self.line_planes
-        L = lp[0][own & 255] | lp[1][own >> 8 & 255] | lp[2][own >> 16 & 255]
-        l0, l1, l2 = L & M, L >> S & M, L >> 2 * S
-        miss = (l1 & l2 & ~l0) | (l0 & l2 & ~l1) << S | (l0 & l1 & ~l2) << 2 * S
-        out = 0
-        pp = self.plane_point
-        while miss:
-            low = miss & -miss
-            out |= pp[low.bit_length() - 1]
-            miss ^= low
-        return out
+        return (self.known_closers_and_mills.get(own) or self.closers_and_mills(own))[0]
 
     def in_mills(self, stones: int) -> int:
         """The points of ``stones`` that stand in a complete line."""
-        S, M = self.plane_shift, self.plane_mask
-        lp = self.line_planes
-        L = lp[0][stones & 255] | lp[1][stones >> 8 & 255] | lp[2][stones >> 16 & 255]
-        full = L & L >> S & L >> 2 * S & M
-        out = 0
-        lines = self.lines
-        while full:
-            low = full & -full
-            out |= lines[low.bit_length() - 1]
-            full ^= low
+        return (self.known_closers_and_mills.get(stones) or self.closers_and_mills(stones))[1]
+
+    def closers_and_mills(self, stones: int) -> tuple[int, int]:
+        """``(closers, in_mills)`` of a set of stones, from the line planes (L has bit j*S + i
+        when point j of line i is in the set); kept in ``known_closers_and_mills``."""
+        S, M, lp, lu = self.plane_shift, self.plane_mask, self.line_planes, self.line_union
+        L = lp[0][stones & 4095] | lp[1][stones >> 12]
+        l0, l1, l2 = L & M, L >> S & M, L >> 2 * S
+        both = l0 & l1
+        full = both & l2
+        two = (both | l2 & (l0 | l1)) ^ full  # the lines holding exactly two of the stones
+        out = (
+            (lu[0][two & 4095] | lu[1][two >> 12]) & ~stones,
+            lu[0][full & 4095] | lu[1][full >> 12],
+        )
+        if len(self.known_closers_and_mills) > 200_000:  # bound the memory
+            self.known_closers_and_mills.clear()
+        self.known_closers_and_mills[stones] = out
         return out
 
     def move(self, f: int, t: int, removed: int) -> Move:
@@ -318,16 +334,69 @@ class Tables:
         return self._moves.get((f, t, removed))
 
 
-def _byte_table(moves_at: Callable[[int], tuple[Move, ...]]) -> list[tuple[Move, ...]]:
-    """``table[byte]``: the moves of the set bits of ``byte``, lowest bit first, where
-    ``moves_at(i)`` gives those of bit ``i``; built as moves_at(lowest) + table[rest]."""
-    table: list[tuple[Move, ...]] = [()] * 256
-    for byte in range(1, 256):
-        low = byte & -byte
-        table[byte] = moves_at(low.bit_length() - 1) + table[byte ^ low]
+class _SlideRows(dict):
+    """``rows[x]``: the slides of the 16 arcs set in ``x``, from two 8-bit ``arc_moves``
+    chunks, made on first use (a dict: a few thousand of the 65,536 values ever occur)."""
+
+    def __init__(self, chunks: list[list[tuple[Move, ...]]]):
+        super().__init__()
+        self.low = chunks[0]
+        self.high = chunks[1] if len(chunks) > 1 else [()] * 256
+
+    def __missing__(self, x: int) -> tuple[Move, ...]:
+        row = self[x] = self.low[x & 255] + self.high[x >> 8]
+        return row
+
+
+def _byte_table(items_at: Callable[[int], tuple], size: int = 256) -> list[tuple]:
+    """``table[x]``: the items of the set bits of ``x`` (``x < size``), lowest bit first,
+    where ``items_at(i)`` gives those of bit ``i``; built as items_at(lowest) + table[rest]."""
+    table: list[tuple] = [()] * size
+    for x in range(1, size):
+        low = x & -x
+        table[x] = items_at(low.bit_length() - 1) + table[x ^ low]
     return table
 
 
-@cache
-def tables_for(rules: MorrisRules) -> Tables:
-    return Tables(rules)
+def _half_table(items_at: Callable[[int], tuple]) -> list[tuple]:
+    """A :func:`_byte_table` over the 12 bits of a half (point masks are looked up in two
+    12-bit halves: every board has at most 24 points, and lines at most 24)."""
+    return _byte_table(items_at, 4096)
+
+
+@functools.cache
+def _points_in_half(n: int) -> list[list[tuple[int, ...]]]:
+    """``table[k][x]``: the points of half k set in ``x`` on an n-point board (shared)."""
+    return [_half_table(lambda i, p0=12 * k: (p0 + i,) if p0 + i < n else ()) for k in (0, 1)]
+
+
+def _or_halves(values: list[int]) -> list[list[int]]:
+    """``table[k][x]``: the OR of ``values[12k + j]`` over the bits j set in ``x``."""
+    out = []
+    for k in (0, 1):
+        table = [0] * 4096
+        for x in range(1, 4096):
+            low = x & -x
+            j = 12 * k + low.bit_length() - 1
+            table[x] = table[x ^ low] | (values[j] if j < len(values) else 0)
+        out.append(table)
+    return out
+
+
+@functools.cache
+def board_symmetries(t: Geometry) -> list[tuple[int, ...]]:
+    """The point permutations that keep the board's adjacency and lines (the identity first).
+    直棋's captures work on some lines only (擔 on sides, 槓 on radials), so a board with them
+    claims no symmetry beyond the identity."""
+    from ...solve.symmetry import automorphisms
+
+    if t.rules.captures == "zhiqi":
+        return [tuple(range(t.n))]
+    edges = [(t.index[a], t.index[b]) for a, b in t.board.edges]
+    lines = [tuple(t.index[p] for p in line) for line in t.board.lines]
+    return automorphisms(t.n, edges, lines)
+
+
+@functools.cache
+def geometry_for(rules: MorrisRules) -> Geometry:
+    return Geometry(rules)

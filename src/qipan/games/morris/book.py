@@ -30,11 +30,11 @@ def placement_rules(rules) -> dict:
 def _permutations(preset: str) -> tuple[tuple[int, ...], ...]:
     from ...core.registry import load
 
-    tables = load(preset).tables
-    index = tables.index
-    edges = [(index[a], index[b]) for a, b in tables.board.edges]
-    lines = [tuple(index[p] for p in line) for line in tables.board.lines]
-    return tuple(automorphisms(tables.n, edges, lines))
+    geometry = load(preset).geometry
+    index = geometry.index
+    edges = [(index[a], index[b]) for a, b in geometry.board.edges]
+    lines = [tuple(index[p] for p in line) for line in geometry.board.lines]
+    return tuple(automorphisms(geometry.n, edges, lines))
 
 
 def _image(bits: int, perm) -> int:

@@ -92,7 +92,7 @@ class TableView:
     def empty(game) -> tuple:
         """A ``view`` tuple that holds no table (every look-up misses), for searches without
         tables: the same array types, so the compiled code is the same."""
-        n = game.tables.n
+        n = game.geometry.n
         seg_id = np.full(1, -1, np.int64)
         meta = np.array([0, 0], np.int64)  # every stone count is out of range: no segment
         none = np.zeros(1, np.int64)
@@ -324,7 +324,7 @@ class SuccessorCheck:
 
     def __init__(self, view: TableView):
         self.view = view
-        self.kernel = K.MorrisKernel(solvable(view.tables.game).tables)
+        self.kernel = K.MorrisKernel(solvable(view.tables.game).geometry)
         check_symmetries(self.kernel, view.space.symmetries)
         self._s = np.zeros(K.HEADER + 1, np.int64)
         self._child = np.zeros(K.HEADER + 1, np.int64)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ...core.errors import QipanError
@@ -111,34 +111,89 @@ class PerfectTables:
 
 
 def probe(state, deadline=None) -> dict:
-    """The exact value of ``state`` from the tables in the default directory (the game's
-    ``perfect_value``, shown by the analysis page); QipanError if they cannot answer.
-    Probing is a few table look-ups per legal move, so ``deadline`` is not needed."""
+    """The exact value of ``state`` from the installed tables of its rule set (the game's
+    ``perfect_value``, shown by the analysis page): the whole game where built, else the
+    largest endgame tables. QipanError if they cannot answer, in words for a visitor of the
+    site (no directory, no command: building them is the operator's business, see
+    docs/solving.md). Probing is a few table look-ups per legal move, so ``deadline`` is not
+    needed."""
     if state.outcome is not None:
         raise QipanError("the game is over")
     try:
-        tables = _tables(state.game)
+        tables = installed_tables(state.game)
     except ImportError as exc:  # numpy comes with the solve extra
         raise QipanError(f"the perfect-play tables need qipan[solve]: {exc}") from None
-    why = tables.why_not(state)
-    if why is not None:
-        raise QipanError(why)
+    if tables is None:
+        raise QipanError(f"this server has no perfect-play tables for {state.game.title} with these rules")
+    if not tables.covers(state):
+        k = tables.space.max_stones
+        raise QipanError(
+            f"this server's tables hold the endgames with at most {k} stones a side and none in hand; "
+            "this position is outside them"
+        )
     value, plies = tables.value(state)
     return {
         "value": value,
         "plies": plies,
         "best": [m.text for m in tables.best_moves(state)],
-        "source": f"retrograde tables in {tables.directory}",
+        "source": "retrograde tables" if tables.space.max_stones is None else "endgame tables",
     }
 
 
-_OPEN: dict = {}
+def build(game, progress=None) -> str:
+    """Build the whole-game tables of ``game``'s rule set in the default place, unless they
+    are there (the game's ``perfect_build``: the server does it at start, in the background);
+    the manifest hash. Several processes (servers sharing a machine) build one at a time:
+    the others wait for the lock and then find the tables complete."""
+    tables = PerfectTables(game)
+    tables.directory.mkdir(parents=True, exist_ok=True)
+    with open(tables.directory.with_suffix(".lock"), "w") as lock:
+        try:
+            import fcntl
+
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        except ImportError:  # no fcntl (Windows): one server per machine there
+            pass
+        tables = PerfectTables(game)  # the manifest as the last holder of the lock left it
+        return tables.build(progress)
 
 
-def _tables(game) -> PerfectTables:
-    """One PerfectTables per rule set, opened on first use (reading a manifest and the
-    segment list), so repeated probes are look-ups."""
-    key = (game.id, tuple(sorted(game.options.items())), tables_home())
-    if key not in _OPEN:
-        _OPEN[key] = PerfectTables(game)
-    return _OPEN[key]
+_INSTALLED: dict = {}
+
+
+def installed_tables(game, directory=None):
+    """The largest complete tables of ``game``'s rule set in ``directory`` or under the
+    tables' home (the whole game before the largest endgames), or None; read from the
+    manifests, so no position space is made for tables that are not there. What the
+    ``morris`` agent and the analysis page (``probe``) use. Found tables are kept open; a
+    miss is looked for again next time, since the server may have finished building them."""
+    key = (game.rules, str(directory) if directory is not None else tables_home())
+    if key not in _INSTALLED:
+        found = _largest_complete(game, directory)
+        if found is None:
+            return None
+        _INSTALLED[key] = found
+    return _INSTALLED[key]
+
+
+def _largest_complete(game, directory):
+    wanted = asdict(game.rules) | {"repetition_count": None, "n_move": 0, "max_plies": None}
+    if directory is not None:
+        places = [Path(directory)]
+    else:
+        home = tables_home()
+        places = sorted(home.glob(f"{game.id}-*")) if home.is_dir() else []
+    found = []
+    for place in places:
+        try:
+            space = json.loads((place / "manifest.json").read_text())["space"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # not a table directory
+        if space.get("game") == game.id and space.get("rules") == wanted:
+            stones = space.get("max_stones")
+            found.append((stones is None, stones or 0, str(place)))
+    for _, stones, place in sorted(found, reverse=True):
+        tables = PerfectTables(game, place, stones or None)
+        if tables.db.complete():
+            return tables
+    return None

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+from ...core.editing import PositionEditor
 from ...core.errors import NotationError
 from ...core.outcome import Outcome
-from .board import COLOUR, LETTER
+from .board import COLOUR, LETTER, board_symmetries
 from .rules import MorrisState
 
 
@@ -57,6 +58,13 @@ def read_position(game, text: str) -> MorrisState:
     for p in (0, 1):
         if hands[p] + bb[p].bit_count() > state.rules.stones:
             raise NotationError(f"{COLOUR[p]} has more than {state.rules.stones} stones")
+        if state.rules.goal == "line" and hands[p] + bb[p].bit_count() != state.rules.stones:
+            # Nothing is ever removed in a game won by a line: every stone is on the board or in hand.
+            raise NotationError(
+                f"{COLOUR[p]} has {bb[p].bit_count()} on the board and {hands[p]} in hand, but in "
+                f"{game.title} no stone is ever removed: the {state.rules.stones} a side are on the "
+                f"board or in hand (the start is hands:{state.rules.stones},{state.rules.stones})"
+            )
     if min(nmove, ply, pending) < 0 or pending > 2:
         raise NotationError("nmove, ply and remove must be >= 0 (remove <= 2)")
     to = fields.get("to", "w").lower()
@@ -81,3 +89,33 @@ def read_position(game, text: str) -> MorrisState:
     if state.outcome is None:
         state._count_position()
     return state
+
+
+def symmetric_keys(state) -> list[int]:
+    """``state.key()`` of the position under each of the board's symmetries (its own first):
+    both players' stone masks mapped point by point, hands and side to move unchanged."""
+    t = state.t
+    own = state.key()
+    rest = own >> 48 << 48
+    keys = [own]
+    for perm in board_symmetries(t)[1:]:
+        mapped = [0, 0]
+        for side in (0, 1):
+            bits = state.bb[side]
+            while bits:
+                low = bits & -bits
+                mapped[side] |= 1 << perm[low.bit_length() - 1]
+                bits ^= low
+        keys.append(rest | mapped[0] | mapped[1] << 24)
+    return keys
+
+
+#: The position editor: White's and Black's stones are ``W:``/``B:`` lists, ``to:`` the side to
+#: move, ``hands:`` the stones still to place.
+EDITOR = PositionEditor(
+    pieces=("W", "B"),
+    mover_field="to:",
+    movers=("W", "B"),
+    hands_field="hands:",
+    derived=("ply:", "nmove:", "result:"),
+)

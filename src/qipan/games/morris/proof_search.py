@@ -298,7 +298,7 @@ class ProofSearch:
         layered: bool = False,
     ):
         self.game = solvable(game)
-        self.kernel = K.MorrisKernel(self.game.tables)
+        self.kernel = K.MorrisKernel(self.game.geometry)
         if layered and view is None:
             raise ValueError("layered proofs need the tables (a TableView)")
         if view is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from .board import COLOUR, Tables, grid_xy
+from .board import COLOUR, Geometry, grid_xy
 from .rules import MorrisState
 
 _STONE = ("W", "B")
@@ -109,10 +109,10 @@ class _Parts:
     labels: str
 
 
-_PARTS: dict[tuple[Tables, int], _Parts] = {}
+_PARTS: dict[tuple[Geometry, int], _Parts] = {}
 
 
-def _board_parts(t: Tables, cell: int) -> _Parts:
+def _board_parts(t: Geometry, cell: int) -> _Parts:
     """The picture's fixed elements for a rule set's board, made once (most of a picture's
     cost): the elements of a point differ only by what stands on it and the highlights."""
     key = (t, cell)

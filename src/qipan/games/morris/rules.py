@@ -1,10 +1,11 @@
 """The Morris rules: the Game (registry options -> MorrisRules -> states) and one State
-class for every variant, driven by MorrisRules and the board's Tables.
+class for every variant, driven by MorrisRules and the board's Geometry.
 
 The board is two bitmasks (White, Black). A ply is one Move: a placement, slide or fly plus
 the removals it causes (folded into the same ply, rules file §1.1). Legal moves are cached
 until the next play/undo; ``_apply`` returns a small token that ``_revert`` uses to restore
-everything exactly (including the cached moves)."""
+the position exactly (the cache is cleared, not kept in the token: that kept every ply's
+move list alive for the whole game)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from ...core.errors import IllegalMove, OptionError
 from ...core.game import Game, State
 from ...core.move import Move
 from ...core.outcome import Outcome
-from .board import COLOUR, Tables, bits, tables_for
+from .board import COLOUR, Geometry, bits, geometry_for
 from .table_rules import supported, whole_game_tabled
 from .variant import MorrisRules
 
@@ -27,6 +28,9 @@ _RENAMED = {"diagonal_mills": "diagonals", "diagonal_lines": "diagonals"}
 class MorrisGame(Game):
     family = "morris"
     action_space = "qipan.games.morris.actions:MorrisActions"
+    symmetric_keys = "qipan.games.morris.position:symmetric_keys"
+    position_editor = "qipan.games.morris.position:EDITOR"
+    puzzle_finder = "qipan.games.morris.puzzles:FINDER"
 
     def __init__(self, variant: dict, **options):
         super().__init__(**options)
@@ -43,14 +47,20 @@ class MorrisGame(Game):
         if 2 * rules.stones > points:
             raise OptionError(f"stones={rules.stones} is too many for a {points}-point board")
         self.rules = rules
-        self.tables = tables_for(rules)
+        self.geometry = geometry_for(rules)
         #: The exhaustive solver plays the 3x3 boards perfectly, the retrograde tables the 3x3
         #: and 16-point boards (agent.py).
         self.solved_by = ("morris-solver",) if rules.board == "three" else ()
         if whole_game_tabled(rules):
             self.solved_by += ("morris-perfect",)
-        if supported(rules) is None:  # the analysis page probes the tables where built
+        if rules.board == "three":  # the analysis page asks the solver: nothing to build
+            self.perfect_value = "qipan.games.morris.solver:probe"
+        elif supported(rules) is None:  # ... or the tables, where built
             self.perfect_value = "qipan.games.morris.perfect:probe"
+        if rules.board == "six" and whole_game_tabled(rules):
+            # 3.7 MB of tables, ~20 s of one core here: a server builds them at start.
+            self.perfect_build = "qipan.games.morris.perfect:build"
+            self.perfect_build_seconds = 30.0
 
     def new_state(self, players: int, rng: random.Random) -> MorrisState:
         first = {"white": 0, "black": 1}.get(self.rules.first_player)
@@ -85,7 +95,7 @@ class MorrisGame(Game):
 class MorrisState(State):
     def __init__(self, game, players: int, first: int = 0):
         super().__init__(game, players)
-        t: Tables = game.tables
+        t: Geometry = game.geometry
         self.t = t
         self.rules = t.rules
         self.bb = [0, 0]  # stones on board per player
@@ -106,6 +116,9 @@ class MorrisState(State):
         self._repetition = r.repetition_count is not None
         #: Fly with at most this many stones on the board (hand empty).
         self._fly_at = self.t.n if r.move_anywhere else (-1 if r.flying is None else r.flying)
+        #: A side can have fewer than three stones without a removal only if it starts so.
+        self._few_stones = r.stones < 3
+        self._n_move, self._max_plies = r.n_move, r.max_plies
         self._count_position()
 
     # -- position key --------------------------------------------------------------------
@@ -163,108 +176,97 @@ class MorrisState(State):
         empty = t.full ^ (own | opp)
         if self.pending:
             return [t.move(-1, -1, 1 << v) for v in bits(self.removable(opp))]
-        hot = t.closers(own) & empty if self._plain_mills else self._hot(own, opp, empty)
+        if self._plain_mills:
+            hot = (t.known_closers_and_mills.get(own) or t.closers_and_mills(own))[0] & empty
+        else:
+            hot = self._hot(own, opp, empty)
         plain = empty ^ hot
         moves: list[Move] = []
         extend = moves.extend
-        landings = []  # (from, to) pairs that may remove a stone
-        points_in = t.points_in
+        pih = t.points_in_half
+        # Landings on a hot point: (from, to) pairs that may remove a stone. With plain mills
+        # every slide and placement among them closes a mill; a flight is checked below.
+        landings: list[tuple[int, int]] = []
+        flying = False
         if self.hand[c]:
-            pc = t.place_chunks
-            extend(pc[0][plain & 255])
-            extend(pc[1][plain >> 8 & 255])
-            extend(pc[2][plain >> 16 & 255])
+            ph = t.place_halves
+            extend(ph[0][plain & 4095])
+            extend(ph[1][plain >> 12])
             if hot:
-                for k in (0, 1, 2):
-                    for to in points_in[k][hot >> 8 * k & 255]:
-                        landings.append((-1, to))
+                for to in pih[0][hot & 4095] + pih[1][hot >> 12]:
+                    landings.append((-1, to))
         elif self._placement_only:
             return moves
         elif own.bit_count() <= self._fly_at:
+            flying = True
             b0, b1, b2 = plain & 255, plain >> 8 & 255, plain >> 16 & 255
             fly_tab = t.fly_tab
-            for k in (0, 1, 2):
-                for f in points_in[k][own >> 8 * k & 255]:
-                    ft = fly_tab[f]
-                    extend(ft[0][b0])
-                    extend(ft[1][b1])
-                    extend(ft[2][b2])
-                    if hot:
-                        for j in (0, 1, 2):
-                            for to in points_in[j][hot >> 8 * j & 255]:
-                                landings.append((f, to))
+            targets = pih[0][hot & 4095] + pih[1][hot >> 12]
+            for f in pih[0][own & 4095] + pih[1][own >> 12]:
+                ft = fly_tab[f]
+                extend(ft[0][b0])
+                extend(ft[1][b1])
+                extend(ft[2][b2])
+                for to in targets:
+                    landings.append((f, to))
         else:
             src, dst = t.arc_src, t.arc_dst
-            arcs = (src[0][own & 255] | src[1][own >> 8 & 255] | src[2][own >> 16 & 255]) & (
-                dst[0][plain & 255] | dst[1][plain >> 8 & 255] | dst[2][plain >> 16 & 255]
-            )
-            for table in t.arc_moves:
-                if arcs & 255:
-                    extend(table[arcs & 255])
-                arcs >>= 8
-                if not arcs:
-                    break
-            if hot:
-                nbr, pairs, simple = t.nbr, t.pairs, t.simple
-                plain_mills = self._plain_mills
-                h = hot
-                while h:  # slides onto points that may close a mill
+            arcs = (src[0][own & 4095] | src[1][own >> 12]) & (dst[0][plain & 4095] | dst[1][plain >> 12])
+            for rows in t.slide_rows:
+                x = arcs & 65535
+                if x:
+                    extend(rows[x])
+                arcs >>= 16
+            h = hot
+            if self._plain_mills:
+                scope, hot_slides = t.hot_scope, t.hot_slides
+                while h:  # slides onto points that may close a mill, by look-up
+                    low = h & -h
+                    to = low.bit_length() - 1
+                    h ^= low
+                    local = own & scope[to]
+                    plain_slides, closers = hot_slides[to].get(local) or t.hot_slide(to, local)
+                    if plain_slides:
+                        extend(plain_slides)
+                    if closers:
+                        landings += closers
+            else:  # 直棋: 擔 and 槓 landings are checked one by one
+                nbr = t.nbr
+                while h:
                     low = h & -h
                     to = low.bit_length() - 1
                     h ^= low
                     sources = nbr[to] & own
-                    if not sources:
-                        continue
-                    # A slide closes a mill unless the moved stone is one of the pair: with one
-                    # full pair its stones slide in plainly; two pairs never share a stone.
-                    if plain_mills:
-                        excluded = -1
-                        for pm in pairs[to]:
-                            if own & pm == pm:
-                                excluded = pm if excluded < 0 else 0
-                        plain_sources = sources & excluded
-                        sources ^= plain_sources
-                    else:  # 直棋: 擔 and 槓 landings are checked one by one
-                        plain_sources = 0
-                    while plain_sources:
-                        lf = plain_sources & -plain_sources
-                        moves.append(simple[lf.bit_length() - 1][to])
-                        plain_sources ^= lf
                     while sources:
                         lf = sources & -sources
                         landings.append((lf.bit_length() - 1, to))
                         sources ^= lf
-        if landings:
-            if self._take_one:
-                # The common case: one removal from the removable stones, moves cached by chunks.
-                pairs, simple = t.pairs, t.simple
-                removable = -1  # computed at the first landing that closes a mill
-                cache, chunk = t.captures, t.capture_chunk
-                for f, to in landings:
-                    if f >= 0:  # a slide closes a mill only if the pair does not hold the moved stone
-                        own2 = own ^ 1 << f
-                        for pm in pairs[to]:
-                            if own2 & pm == pm:
-                                break
-                        else:
-                            moves.append(simple[f][to])
-                            continue
-                    if removable < 0:
-                        removable = self.removable(opp)
-                        b0, b1, b2 = removable & 255, 256 | removable >> 8 & 255, 512 | removable >> 16 & 255
-                    if not removable:
+        if not landings:
+            return moves
+        if self._take_one:
+            # The common case: one removal, chosen among the removable stones (found once).
+            pairs, simple, rows = t.pairs, t.simple, t.capture_rows
+            victims = None
+            for f, to in landings:
+                if flying:  # a flight closes a mill only if no full pair holds the moved stone
+                    own2 = own ^ 1 << f
+                    for pm in pairs[to]:
+                        if own2 & pm == pm:
+                            break
+                    else:
                         moves.append(simple[f][to])
                         continue
-                    base = ((f + 1) << 5 | to) << 10
-                    if b0:
-                        extend(cache.get(base | b0) or chunk(f, to, b0))
-                    if b1 & 255:
-                        extend(cache.get(base | b1) or chunk(f, to, b1))
-                    if b2 & 255:
-                        extend(cache.get(base | b2) or chunk(f, to, b2))
-            else:
-                for f, to in landings:
-                    extend(self._landing_moves(f, to, own, opp))
+                if victims is None:
+                    removable = self.removable(opp)
+                    victims = pih[0][removable & 4095] + pih[1][removable >> 12]
+                if victims:
+                    row = rows[f][to] or t.capture_row(f, to)
+                    extend(map(row.__getitem__, victims))
+                else:
+                    moves.append(simple[f][to])
+        else:
+            for f, to in landings:
+                extend(self._landing_moves(f, to, own, opp))
         return moves
 
     def _hot(self, own: int, opp: int, empty: int) -> int:
@@ -358,37 +360,36 @@ class MorrisState(State):
         raise IllegalMove(notation.explain_illegal(self, move.text), move)
 
     def _apply(self, move: Move):
-        f, to, removed, fb, tb = move.data
+        data = move.data
+        f, to, removed, fb, tb = data
         c = self.to_move
-        o = 1 - c
-        token = (move.data, c, self._moves, self.outcome, self.nmove, self.pending, None)
-        bb = self.bb
+        token = (data, c, self.outcome, self.nmove, self.pending, None)
         if tb:
             if fb:
-                bb[c] ^= fb | tb
+                self.bb[c] ^= fb | tb
                 self.nmove += 1
             else:
-                bb[c] |= tb
+                self.bb[c] |= tb
                 self.hand[c] -= 1
                 self.nmove = 0
         else:
             self.pending -= 1
         if removed:
-            bb[o] ^= removed
+            self.bb[1 - c] ^= removed
             self.nmove = 0
         self.plies += 1
         self._moves = None
-        self._settle(c, to, fb != 0)
+        self._settle(c, to, fb != 0, removed != 0)
         if self._repetition and self.outcome is None:
             k = self._count_position()
             if k is not None:
-                token = token[:6] + (k,)
+                token = token[:5] + (k,)
                 if self.reps[k] >= self.rules.repetition_threshold:
                     self._end(Outcome.draw(2, "repetition of the position"))
         return token
 
     def _revert(self, token) -> None:
-        (f, to, removed, fb, tb), c, moves, outcome, nmove, pending, rep_key = token
+        (f, to, removed, fb, tb), c, outcome, nmove, pending, rep_key = token
         if rep_key is not None:
             n = self.reps[rep_key] - 1
             if n:
@@ -409,27 +410,28 @@ class MorrisState(State):
         self.plies -= 1
         self.outcome = outcome
         self.to_move = c
-        self._moves = moves
+        self._moves = None
 
     def _end(self, outcome: Outcome) -> None:
         self.outcome = outcome
         self.to_move = None
         self._moves = []
 
-    def _settle(self, c: int, to: int, moved: bool = False) -> None:
-        """After player ``c``'s ply (``moved``: a stone slid or flew to ``to``): decide who
-        moves next, or how the game ended."""
-        r = self.rules
+    def _settle(self, c: int, to: int, moved: bool = False, removed: bool = True) -> None:
+        """After player ``c``'s ply (``moved``: a stone slid or flew to ``to``; ``removed``: it
+        removed a stone, or may have: a set-up position): decide who moves next, or how the
+        game ended."""
         o = 1 - c
+        bb = self.bb
         if self._line_goal:
             if (
                 to >= 0
-                and (moved or not r.line_moving_only)
-                and any(self.bb[c] & pm == pm for pm in self.t.pairs[to])
+                and (moved or not self.rules.line_moving_only)
+                and any(bb[c] & pm == pm for pm in self.t.pairs[to])
             ):
                 self._end(Outcome.win((c,), 2, "three in a line"))
                 return
-        elif self.hand[o] + self.bb[o].bit_count() < 3:
+        elif (removed or self._few_stones) and self.hand[o] + bb[o].bit_count() < 3:
             self._end(Outcome.win((c,), 2, f"{COLOUR[o]} has fewer than three stones"))
             return
         self.to_move = o
@@ -437,8 +439,9 @@ class MorrisState(State):
             return
         if not self.hand[o]:
             t = self.t
-            own = self.bb[o]
-            empty = t.full ^ (self.bb[0] | self.bb[1])
+            own = bb[o]
+            empty = t.full ^ (own | bb[c])
+            r = self.rules
             if r.placement_only:
                 if not self.hand[c]:
                     self._end(Outcome.draw(2, "all stones placed without a line"))
@@ -453,14 +456,15 @@ class MorrisState(State):
                 self._end(Outcome.win((c,), 2, f"the board is full: {COLOUR[o]} cannot move"))
                 return
             elif own.bit_count() > self._fly_at:  # slides only: blocked?
-                nc = t.nbr_chunks
-                if not (nc[0][own & 255] | nc[1][own >> 8 & 255] | nc[2][own >> 16 & 255]) & empty:
+                nh = t.nbr_halves
+                if not (nh[0][own & 4095] | nh[1][own >> 12]) & empty:
                     self._end(Outcome.win((c,), 2, f"{COLOUR[o]} cannot move"))
                     return
-        if r.n_move and self.nmove >= r.n_move:
-            self._end(Outcome.draw(2, f"{r.n_move} plies without a removal"))
-        elif r.max_plies is not None and self.plies >= r.max_plies:
-            self._end(Outcome.draw(2, f"the {r.max_plies}-ply cap"))
+        n_move, max_plies = self._n_move, self._max_plies
+        if n_move and self.nmove >= n_move:
+            self._end(Outcome.draw(2, f"{n_move} plies without a removal"))
+        elif max_plies is not None and self.plies >= max_plies:
+            self._end(Outcome.draw(2, f"the {max_plies}-ply cap"))
 
     # -- copies --------------------------------------------------------------------------
     def _copy_parts(self, new: MorrisState) -> None:

@@ -1,4 +1,4 @@
-"""Iterative deepening for the ``morris`` agent over the kernel's PVS (``kernel.pvs_root``):
+"""Iterative deepening for the ``morris`` agent over the compiled PVS (``kernel_search.pvs_root``):
 aspiration windows around the last score, the best move first at each new depth, root moves
 whose value is already known (from the perfect-play tables) given as fixed values, the
 transposition table and history kept between the moves of a game, and the best move of an
@@ -14,17 +14,21 @@ import math
 
 from ...agents import clock
 from ...fast import np
-from .kernel import (
+from .evaluation_kernel import W_STONE
+from .kernel_search import (
     C_ABORT,
     C_BUDGET,
     C_CONTEMPT,
     C_NODES,
     C_ROOT,
-    N_COUNTERS,
+    C_STYLE,
     PVS_MAX_PLY,
     QDEPTH,
+    STYLE_2026,
+    STYLE_BLOCKADE,
     WIN,
     pvs_root,
+    pvs_work,
 )
 
 INF = 1e18
@@ -39,12 +43,21 @@ class SearchResult:
         self.code, self.score, self.depth, self.nodes = code, score, depth, nodes
 
 
-class Searcher:
-    """The search state of one player in one game on one kernel."""
+#: What a draw costs the side with more stones, per stone ahead (evaluation units, a stone
+#: is ``W_STONE``): two stones up, a repetition or the n-move rule's draw is worth less than
+#: playing on in a slightly worse position; not so much that it plays on into a lost one.
+PRESS_PER_STONE = W_STONE / 4
 
-    def __init__(self, kernel, table_bits: int = 18, contempt: int = 20):
+
+class Searcher:
+    """The search state of one player in one game on one kernel. ``style``: the kernel's
+    search style (``STYLE_BLOCKADE`` for the ``morris`` agent, ``STYLE_2026`` for the fixed
+    reference ``morris-2026``, whose contempt stays ``contempt``)."""
+
+    def __init__(self, kernel, table_bits: int = 18, contempt: int = 20, style: int = STYLE_BLOCKADE):
         self.kernel = kernel
         self.contempt = contempt
+        self.style = style
         size = 1 << table_bits
         self.tt_keys = np.full(size, -1, np.int64)
         self.tt_ints = np.zeros((size, 3), np.int64)
@@ -65,9 +78,10 @@ class Searcher:
         k = self.kernel
         s = k.state(state)
         self.history //= 4  # the last move's counts still order, the new ones soon dominate
-        killers = np.zeros((PVS_MAX_PLY, 2), np.int64)
-        counters = np.zeros(N_COUNTERS, np.int64)
-        counters[C_ROOT], counters[C_CONTEMPT] = state.to_move, self.contempt
+        work = pvs_work(self.tt_keys, self.tt_ints, self.tt_vals, self.history)
+        counters = work.counters
+        counters[C_ROOT], counters[C_CONTEMPT] = state.to_move, self.contempt_for(state)
+        counters[C_STYLE] = self.style
         root = np.array(codes, np.int64)
         known = np.full(len(codes), math.nan) if fixed is None else np.array(fixed, np.float64)
         values = np.zeros(len(codes), np.float64)
@@ -88,10 +102,7 @@ class Searcher:
             )
             before_nodes, before_time = int(counters[C_NODES]), clock.now()
             while True:
-                best = pvs_root(
-                    k.pt, k.lines, k.par, s, root, known, d, alpha, beta,
-                    self.tt_keys, self.tt_ints, self.tt_vals, killers, self.history, counters, values,
-                )  # fmt: skip
+                best = pvs_root(k.arrays, work, s, root, known, d, alpha, beta, values)
                 if counters[C_ABORT] or alpha < values[best] < beta:
                     break
                 alpha, beta = -INF, INF  # outside the window: again with a full one
@@ -115,3 +126,12 @@ class Searcher:
             if abs(score) >= WIN - 1000:
                 break
         return result
+
+    def contempt_for(self, state) -> int:
+        """What a draw costs the player to move: the base contempt, and in the blockade style
+        ``PRESS_PER_STONE`` more for each stone (on the board or in hand) it is ahead."""
+        if self.style == STYLE_2026 or state.rules.goal != "mill":
+            return self.contempt
+        stones = [state.hand[p] + state.bb[p].bit_count() for p in (0, 1)]
+        ahead = stones[state.to_move] - stones[1 - state.to_move]
+        return self.contempt + int(PRESS_PER_STONE * max(0, ahead))

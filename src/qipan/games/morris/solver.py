@@ -131,6 +131,57 @@ def solve(rules: MorrisRules, first: int = 0, limit: int = 2_000_000) -> Solutio
     return Solution(rules, value, depth, state)
 
 
+_SOLVED: dict[MorrisRules, Solution] = {}
+
+
+def solution_for(rules: MorrisRules) -> Solution:
+    """The solution of a Three Men's Morris rule set, solved on first use (a fraction of a
+    second) and kept: values depend only on the position, so one table serves either first
+    player."""
+    key = solvable_rules(rules)
+    if key not in _SOLVED:
+        white, black = solve(rules, 0), solve(rules, 1)
+        white.value.update(black.value)
+        white.depth.update(black.depth)
+        _SOLVED[key] = white
+    return _SOLVED[key]
+
+
+def best_of(scored: list[tuple[object, int, int]]) -> list[object]:
+    """The perfect moves among ``Solution.move_values``: a win as fast as possible, a draw
+    kept, a loss as slow as possible."""
+    best = max(v for _, v, _ in scored)
+    pool = [(m, d) for m, v, d in scored if v == best]
+    if best != DRAW:
+        pick = min if best == WIN else max
+        target = pick(d for _, d in pool)
+        pool = [(m, d) for m, d in pool if d == target]
+    return [m for m, _ in pool]
+
+
+def probe(state: MorrisState, deadline=None) -> dict:
+    """The exact value of ``state`` from the in-memory solver (the 3x3 boards' ``perfect_value``,
+    shown by the analysis page): solved on first use, nothing to build or install."""
+    if state.outcome is not None:
+        raise QipanError("the game is over")
+    if state.rules.board != "three":
+        raise QipanError("the exhaustive solver plays only the Three Men's Morris variants")
+    solution = solution_for(state.rules)
+    try:
+        value = solution.value[state.key()]
+        scored = solution.move_values(state)
+    except KeyError:
+        raise QipanError(
+            "this position cannot arise from the start: the solver has no value for it"
+        ) from None
+    return {
+        "value": {WIN: "win", DRAW: "draw", LOSS: "loss"}[value],
+        "plies": solution.depth.get(state.key()) if value != DRAW else None,
+        "best": [str(m) for m in best_of(scored)],
+        "source": "exhaustive solver",
+    }
+
+
 def first_move_values(solution: Solution) -> dict[str, int]:
     """Value for the first player after each possible first move, keyed by the move's text."""
     return {str(m): v for m, v, _ in solution.move_values(solution.start)}

@@ -11,11 +11,10 @@ stone fewer on the board; only slides and flies lead back and forth between ``(a
 ``(b, a)``, which therefore form one component. So the components form a DAG whose sources
 are the smallest endgames and whose sink is the start.
 
-The move generator below is a compiled twin of the engine's for the rules the tables
-support (mill or line goal, one removal per ply or one per mill closed, 直棋's 直/擔/槓, the
-three mill protections, flying, placement-only, move-anywhere); tests check it against
-``legal_moves`` position by position. A removal of two stones (擔, or two mills closed at
-once with ``take_per_mill=2``) leads two stones down: the DAG has those edges too.
+The moves are the Morris kernel's (``kernel.legal_moves``, the compiled twin of the rules
+that the kernel tests check against the reference rules): each position's successors are its
+moves ranked into their segments. A removal of two stones (擔, or two mills closed at once
+with ``take_per_mill=2``) leads two stones down: the DAG has those edges too.
 The n-move rule and ply caps are ignored and repetition is a draw (the game-theoretic value,
 as in ``solver.py``)."""
 
@@ -23,19 +22,28 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from functools import cache
+from pathlib import Path
 
+from ... import fast
 from ...core.errors import QipanError
-from ...solve.jit import njit, np
+from ...fast import njit_guarded, np
+from ...solve import ranking
 from ...solve.ranking import SetPairIndex, expand, pair_index, popcount, unrank_set
 from ...solve.space import Expansion, Segment
 from ...solve.symmetry import automorphisms
+from . import kernel
+from .kernel import HEADER, MAX_MOVES, ONGOING, PT_NPAIRS, PT_PAIRS, S_BB0, S_BB1, S_HAND0, S_HAND1, S_RESULT
 from .table_rules import fills_up, supported
 
 __all__ = ["MorrisSpace", "supported"]
 
-_PROTECTION = {"fallback": 0, "always_protected": 1, "no_mill_protection": 2}
-#: (captures, removals per mill) -> the kernel's capture rule.
-_CAPTURE = {("mill", 1): 0, ("mill", 2): 1, ("zhiqi", 1): 2}
+#: The files compiled into the move generation (``_expand`` calls the kernel and the ranking).
+_SOURCES = (Path(__file__), Path(kernel.__file__), Path(ranking.__file__), Path(fast.__file__))
+
+
+def njit(fn):
+    """``njit`` with a cache emptied when a file of ``_SOURCES`` changes (``fast.njit_guarded``)."""
+    return njit_guarded(fn, _SOURCES)
 
 
 def _capture_shapes(t) -> set:
@@ -76,7 +84,7 @@ class MorrisSpace:
         self.game = game
         self.rules = rules
         self.max_stones = max_stones
-        t = game.tables
+        t = game.geometry
         board = t.board
         self.names = t.names
         n = self.n = t.n
@@ -87,27 +95,8 @@ class MorrisSpace:
         shapes = _capture_shapes(t) if rules.captures == "zhiqi" else set()
         self.symmetries = [p for p in automorphisms(n, edges, lines) if _maps_onto(p, shapes)]
         self.index = SetPairIndex(n, self.symmetries, max_size=max_stones or rules.stones)
-        self.nbr = np.array(t.nbr, dtype=np.int64)
-        most = max(len(p) for p in t.pairs)
-        self.pairs = np.zeros((n, max(most, 1)), dtype=np.int64)
-        self.npairs = np.array([len(p) for p in t.pairs], dtype=np.int64)
-        for i, ps in enumerate(t.pairs):
-            self.pairs[i, : len(ps)] = ps
-        self.lines = np.array(t.lines, dtype=np.int64)
-        self.capture = _CAPTURE[(rules.captures, rules.take_per_mill if rules.captures == "mill" else 1)]
-        self.two_down = self.capture != 0  # a ply can remove two stones
-        most_dan = max([len(d) for d in t.dan_at] + [1])
-        most_gang = max([len(g) for g in t.gang_at] + [1])
-        self.dan_at = np.zeros((n, most_dan), dtype=np.int64)
-        self.ndan = np.array([len(d) for d in t.dan_at], dtype=np.int64)
-        self.gang_mid = np.zeros((n, most_gang), dtype=np.int64)
-        self.gang_other = np.zeros((n, most_gang), dtype=np.int64)
-        self.ngang = np.array([len(g) for g in t.gang_at], dtype=np.int64)
-        for i in range(n):
-            self.dan_at[i, : len(t.dan_at[i])] = t.dan_at[i]
-            for k, (mid, other) in enumerate(t.gang_at[i]):
-                self.gang_mid[i, k], self.gang_other[i, k] = mid, other
-        self.fly_at = n if rules.move_anywhere else (-1 if rules.flying is None else rules.flying)
+        self.rule_arrays = kernel.MorrisKernel(t).arrays  # the kernel's moves (needs no Numba)
+        self.two_down = rules.captures == "zhiqi" or rules.take_per_mill == 2  # a ply can remove two stones
         self.line_goal = rules.goal == "line"
         self.stones = rules.stones
         self._segments = self._enumerate()
@@ -225,17 +214,9 @@ class MorrisSpace:
         ix = self.index
         return (
             self.n,
-            self.nbr,
-            self.pairs,
-            self.npairs,
-            self.lines,
-            self.fly_at,
-            _PROTECTION[self.rules.protection],
+            self.rule_arrays,
             self.line_goal,
             self.rules.placement_only,
-            self.capture,
-            self.rules.dan_gang_moving_only,
-            (self.dan_at, self.ndan, self.gang_mid, self.gang_other, self.ngang),
             self.seg_id,
             (ix.C, ix.T, ix.canon_id, ix.canon_g, ix.rank_off, ix.reps, ix.rep_off),
         )
@@ -283,29 +264,6 @@ def _space_for(game_id: str, options: tuple, max_stones: int | None) -> MorrisSp
 
 
 @njit
-def _in_mills(m, lines):
-    out = 0
-    for k in range(lines.shape[0]):
-        line = lines[k]
-        if m & line == line:
-            out |= line
-    return out
-
-
-@njit
-def _removable(o, lines, protection):
-    if protection == 2 or o == 0:
-        return o
-    mills = _in_mills(o, lines)
-    if mills == 0:
-        return o
-    free = o & ~mills
-    if free:
-        return free
-    return o if protection == 0 else 0
-
-
-@njit
 def _emit(fill, ptr, dseg, didx, seg, x, y, n, ix):
     if fill:
         dseg[ptr] = seg
@@ -330,214 +288,52 @@ def _take(fill, ptr, dseg, didx, r, o, m2, a2, b, ho, hm2, seg_id, n, ix):
 
 
 @njit
-def _land(
-    fill,
-    ptr,
-    dseg,
-    didx,
-    m2,
-    o,
-    to,
-    placing,
-    b,
-    hm2,
-    ho,
-    n,
-    pairs,
-    npairs,
-    lines,
-    protection,
-    line_goal,
-    capture,
-    dan_gang_moving_only,
-    caps,
-    seg_id,
-    ix,
-):
-    """Emit the successors of the mover's stone arriving on ``to`` (mover now ``m2``): one
-    per removal the rules allow (``capture`` 0: one stone per ply, 1: one per mill closed,
-    2: 直棋's 直, 擔 or 槓, the mover choosing one), or the plain move when there is none."""
-    dan_at, ndan, gang_mid, gang_other, ngang = caps
-    a2 = popcount(m2)
-    mills = 0
-    for k in range(npairs[to]):
-        pm = pairs[to, k]
-        if m2 & pm == pm:
-            mills += 1
-    if mills and line_goal:
-        return _emit(fill, ptr, dseg, didx, -2, 0, 0, n, ix)
-    before = ptr
-    if not line_goal:
-        free = _removable(o, lines, protection) if mills else 0
-        if capture == 1 and mills >= 2:
-            # Two removals, the second chosen after the first among what is then removable;
-            # a pair reachable in both orders is one successor (listed from its lower stone).
-            r = free
-            while r:
-                v = r & -r
-                r ^= v
-                rest = o ^ v
-                second = _removable(rest, lines, protection) if rest else 0
-                if not second:
-                    ptr = _take(fill, ptr, dseg, didx, v, o, m2, a2, b, ho, hm2, seg_id, n, ix)
-                    if ptr < 0:
-                        return ptr
-                while second:
-                    w = second & -second
-                    second ^= w
-                    if w < v and free & w and _removable(o ^ w, lines, protection) & v:
-                        continue
-                    ptr = _take(fill, ptr, dseg, didx, v | w, o, m2, a2, b, ho, hm2, seg_id, n, ix)
-                    if ptr < 0:
-                        return ptr
-        else:
-            r = free
-            while r:
-                low = r & -r
-                r ^= low
-                ptr = _take(fill, ptr, dseg, didx, low, o, m2, a2, b, ho, hm2, seg_id, n, ix)
-                if ptr < 0:
-                    return ptr
-        if capture == 2 and not (dan_gang_moving_only and placing):
-            for k in range(ndan[to]):  # 擔: both ends of the side line
-                ends = dan_at[to, k]
-                if o & ends == ends:
-                    ptr = _take(fill, ptr, dseg, didx, ends, o, m2, a2, b, ho, hm2, seg_id, n, ix)
-                    if ptr < 0:
-                        return ptr
-            for k in range(ngang[to]):  # 槓: the enemy stone in the middle (not twice with 直)
-                mid = gang_mid[to, k]
-                if o & mid and m2 & gang_other[to, k] and not free & mid:
-                    ptr = _take(fill, ptr, dseg, didx, mid, o, m2, a2, b, ho, hm2, seg_id, n, ix)
-                    if ptr < 0:
-                        return ptr
-    if ptr > before:
-        return ptr
-    seg = seg_id[b, a2, ho, hm2]
-    if seg < 0:
-        return -(1 << 40)
-    return _emit(fill, ptr, dseg, didx, seg, o, m2, n, ix)
-
-
-@njit
-def _expand(
-    a,
-    b,
-    hm,
-    ho,
-    fill,
-    start,
-    dseg,
-    didx,
-    term,
-    n,
-    nbr,
-    pairs,
-    npairs,
-    lines,
-    fly_at,
-    protection,
-    line_goal,
-    placement_only,
-    capture,
-    dan_gang_moving_only,
-    caps,
-    seg_id,
-    ix,
-):
-    """Successors of every position of segment (a, b, hm, ho); returns the number of moves
-    (negative: a successor segment is missing). ``fill``: write them, else only count."""
+def _expand(a, b, hm, ho, fill, start, dseg, didx, term, n, R, line_goal, placement_only, seg_id, ix):
+    """Successors of every position of segment (a, b, hm, ho) by the kernel's moves; returns
+    the number of moves (negative: a successor segment is missing). ``fill``: write them,
+    else only count."""
     C, reps, rep_off = ix[0], ix[5], ix[6]
     full = (1 << n) - 1
     nb = C[n - a, b]
     count = (rep_off[a + 1] - rep_off[a]) * nb
+    s = np.zeros(HEADER, np.int64)  # the mover is player 0; no history is read for moves
+    s[S_HAND0], s[S_HAND1], s[S_RESULT] = hm, ho, ONGOING
+    moves = np.empty(MAX_MOVES, np.int64)
     ptr = 0
     for node in range(count):
         m = reps[rep_off[a] + node // nb]
         o = expand(unrank_set(node % nb, b, C, n), full ^ m, n)
         start[node] = ptr
-        empty = full ^ (m | o)
-        before = ptr
-        if hm > 0:
-            e = empty
-            while e:
-                low = e & -e
-                e ^= low
-                to = 0
-                while (low >> to) != 1:
-                    to += 1
-                ptr = _land(
-                    fill,
-                    ptr,
-                    dseg,
-                    didx,
-                    m | low,
-                    o,
-                    to,
-                    True,
-                    b,
-                    hm - 1,
-                    ho,
-                    n,
-                    pairs,
-                    npairs,
-                    lines,
-                    protection,
-                    line_goal,
-                    capture,
-                    dan_gang_moving_only,
-                    caps,
-                    seg_id,
-                    ix,
-                )
-                if ptr < 0:
-                    return ptr
-        elif placement_only:
-            term[node] = 2  # every stone placed without a line
+        s[S_BB0], s[S_BB1] = m, o
+        k = kernel.legal_moves(R.pt, R.lines, R.par, s, moves)
+        if k == 0:
+            # No move: every stone placed without a line (a draw), or blocked (a loss).
+            term[node] = 2 if placement_only and hm == 0 else 1
             continue
-        else:
-            flying = a <= fly_at
-            s = m
-            while s:
-                lf = s & -s
-                s ^= lf
-                f = 0
-                while (lf >> f) != 1:
-                    f += 1
-                targets = empty if flying else nbr[f] & empty
-                while targets:
-                    low = targets & -targets
-                    targets ^= low
-                    to = 0
-                    while (low >> to) != 1:
-                        to += 1
-                    ptr = _land(
-                        fill,
-                        ptr,
-                        dseg,
-                        didx,
-                        m ^ lf ^ low,
-                        o,
-                        to,
-                        False,
-                        b,
-                        0,
-                        ho,
-                        n,
-                        pairs,
-                        npairs,
-                        lines,
-                        protection,
-                        line_goal,
-                        capture,
-                        dan_gang_moving_only,
-                        caps,
-                        seg_id,
-                        ix,
-                    )
-                    if ptr < 0:
-                        return ptr
-        if ptr == before:
-            term[node] = 1  # no move: the side to move has lost (blocked)
+        for i in range(k):
+            code = moves[i]
+            f, to, removed = (code & 31) - 1, (code >> 5 & 31) - 1, code >> 10
+            m2 = (m ^ 1 << f if f >= 0 else m) | 1 << to
+            hm2 = hm - 1 if f < 0 else hm
+            a2 = popcount(m2)
+            if line_goal and _makes_line(R.pt, m2, to):
+                ptr = _emit(fill, ptr, dseg, didx, -2, 0, 0, n, ix)
+            elif removed:
+                ptr = _take(fill, ptr, dseg, didx, removed, o, m2, a2, b, ho, hm2, seg_id, n, ix)
+            else:
+                seg = seg_id[b, a2, ho, hm2]
+                ptr = _emit(fill, ptr, dseg, didx, seg, o, m2, n, ix) if seg >= 0 else -(1 << 40)
+            if ptr < 0:
+                return ptr
     start[count] = ptr
     return ptr
+
+
+@njit
+def _makes_line(pt, m2, to):
+    """The stone landed on ``to`` completes a line of ``m2`` (the line goal's win)."""
+    for j in range(pt[to, PT_NPAIRS]):
+        pm = pt[to, PT_PAIRS + j]
+        if m2 & pm == pm:
+            return True
+    return False

@@ -7,8 +7,8 @@ cache only notices changes to a function's own file (see ``kernel.py``)."""
 
 from __future__ import annotations
 
-from ...core.errors import IllegalMove, QipanError
-from ...fast import njit_uncached, np, rand_below, seed_word
+from ...core.errors import QipanError
+from ...fast import check_given, njit_uncached, np, pick_legal, rand_below, seed_word
 from .kernel import (
     DRAW,
     HEADER,
@@ -44,62 +44,92 @@ def action_of(code, n, removals):
 
 
 @njit_uncached
-def masks(pt, lines, par, S, out, n, removals):
-    buf = np.empty(MAX_MOVES, np.int64)
-    out[:] = False
-    for b in range(S.shape[0]):
-        k = legal_moves(pt, lines, par, S[b], buf)
-        for i in range(k):
-            out[b, action_of(buf[i], n, removals)] = True
-
-
-@njit_uncached
-def step(pt, lines, par, S, actions, rewards, n, removals):
-    """Play ``actions[b]`` in every unfinished game; returns the first game whose action is
-    not legal (-1 if none): that game and the later ones are left unplayed."""
-    buf = np.empty(MAX_MOVES, np.int64)
-    rewards[:] = 0.0
-    for b in range(S.shape[0]):
-        s = S[b]
-        if s[S_RESULT] != ONGOING:
-            continue
-        k = legal_moves(pt, lines, par, s, buf)
-        code = -1
-        for i in range(k):
-            if action_of(buf[i], n, removals) == actions[b]:
-                code = buf[i]
-                break
-        if code < 0:
-            return b
-        play(pt, par, s, code)
-        r = s[S_RESULT]
-        if r == 0 or r == 1:
-            rewards[b, r] = 1.0
-            rewards[b, 1 - r] = -1.0
-    return -1
-
-
-@njit_uncached
-def observe(S, out, n, stones):
-    """``actions.py``'s planes for the side to move of every game (the last mover's side
-    once a game is over)."""
+def observe_game(s, out, n, stones):
+    """``actions.py``'s planes of one game for its side to move (the last mover's side once
+    it is over) into ``out`` (6, n)."""
     out[:] = 0.0
+    c = s[S_TO_MOVE]
+    if c < 0:
+        c = 0
+    for plane in range(2):
+        bits = s[S_BB0 + (c if plane == 0 else 1 - c)]
+        while bits:
+            low = bits & -bits
+            out[plane, low_index(low)] = 1.0
+            bits ^= low
+    for i in range(n):
+        out[2, i] = s[S_HAND0 + c] / stones
+        out[3, i] = s[S_HAND0 + 1 - c] / stones
+        out[4, i] = min(1.0, s[S_PENDING] / stones)
+        out[5, i] = 1.0 if s[S_RESULT] == ONGOING else 0.0
+
+
+@njit_uncached
+def observe_all(S, out, n, stones):
     for b in range(S.shape[0]):
+        observe_game(S[b], out[b], n, stones)
+
+
+@njit_uncached
+def refresh(pt, lines, par, s, b, n, removals, stones, buffers, pos):
+    """Game ``b``'s legal moves and their action indices, packed from ``pos`` in the next side
+    of ``buffers`` (see ``qipan.rl.vector``), after a move or a reset. Returns the
+    next free position."""
+    codes, acts, offsets, side = buffers
+    nxt = 1 - side[0]
+    k = legal_moves(pt, lines, par, s, codes[nxt, pos:])
+    for i in range(pos, pos + k):
+        acts[nxt, i] = action_of(codes[nxt, i], n, removals)
+    offsets[nxt, b] = pos
+    offsets[nxt, b + 1] = pos + k
+    return pos + k
+
+
+@njit_uncached
+def refresh_all(pt, lines, par, S, n, removals, stones, buffers):
+    pos = 0
+    for b in range(S.shape[0]):
+        pos = refresh(pt, lines, par, S[b], b, n, removals, stones, buffers, pos)
+    buffers[3][0] = 1 - buffers[3][0]
+
+
+@njit_uncached
+def step_all(
+    pt, lines, par, S, start, n, removals, stones, mode, given, logits, rng, autoreset, buffers, out
+):
+    """One move in every unfinished game, chosen as ``mode`` says (``fast.pick_legal``); a game
+    that ends restarts from ``start`` with ``autoreset``. ``out`` = (rewards, ended, chosen).
+    Returns the first game whose given action is not legal (-1 if none): then nothing was
+    played."""
+    codes, acts, offsets, side = buffers
+    rewards, ended, chosen = out
+    cur = side[0]
+    bad = check_given(mode, given, acts[cur], offsets[cur])
+    if bad >= 0:
+        return bad
+    pos = 0
+    for b in range(S.shape[0]):
+        rewards[b, :] = 0.0
+        first = offsets[cur, b]
+        k = offsets[cur, b + 1] - first
         s = S[b]
-        c = s[S_TO_MOVE]
-        if c < 0:
-            c = 0
-        for plane in range(2):
-            bits = s[S_BB0 + (c if plane == 0 else 1 - c)]
-            while bits:
-                low = bits & -bits
-                out[b, plane, low_index(low)] = 1.0
-                bits ^= low
-        for i in range(n):
-            out[b, 2, i] = s[S_HAND0 + c] / stones
-            out[b, 3, i] = s[S_HAND0 + 1 - c] / stones
-            out[b, 4, i] = min(1.0, s[S_PENDING] / stones)
-            out[b, 5, i] = 1.0 if s[S_RESULT] == ONGOING else 0.0
+        ended[b] = k == 0
+        chosen[b] = -1
+        if k:
+            i = first + pick_legal(mode, acts[cur, first:], k, given, logits, b, rng)
+            chosen[b] = acts[cur, i]
+            play(pt, par, s, codes[cur, i])
+            r = s[S_RESULT]
+            if r != ONGOING:
+                ended[b] = True
+                if r == 0 or r == 1:
+                    rewards[b, r] = 1.0
+                    rewards[b, 1 - r] = -1.0
+                if autoreset and r != OVERFLOW:
+                    s[:] = start
+        pos = refresh(pt, lines, par, s, b, n, removals, stones, buffers, pos)
+    side[0] = 1 - cur
+    return -1
 
 
 @njit_uncached
@@ -129,6 +159,12 @@ def random_steps(pt, lines, par, S, start, rng, steps):
 class MorrisBatch:
     """B Morris games of one rule set, stepped together (``qipan.rl.vector.VectorEnv``)."""
 
+    players = 2
+    #: The kernel keeps each game's legal moves listed (``qipan.rl.vector``).
+    lists_moves = True
+    #: Room for one game's legal moves.
+    width = MAX_MOVES
+
     def __init__(self, game, batch: int):
         self.kernel = kernel_for(game)
         if self.kernel is None:
@@ -136,52 +172,45 @@ class MorrisBatch:
         self.game, self.batch = game, batch
         self.space = game.actions()
         self.n, self.removals = self.space.points, self.space.removals
+        self.stones = game.rules.stones
         self.S = np.zeros((batch, HEADER + self.kernel.history), np.int64)
+        self.start = self.kernel.state(game.new())
 
-    def init(self, seed: int = 0) -> None:
+    def set_up(self, seed: int) -> None:
+        """Game b from ``game.new(seed=seed + b)``."""
         for b in range(self.batch):
             self.S[b] = self.kernel.state(self.game.new(seed=seed + b))
 
-    def legal_action_mask(self) -> np.ndarray:
-        out = np.zeros((self.batch, self.space.size), np.bool_)
+    def refresh(self, buffers) -> None:
         k = self.kernel
-        masks(k.pt, k.lines, k.par, self.S, out, self.n, self.removals)
-        return out
+        refresh_all(k.pt, k.lines, k.par, self.S, self.n, self.removals, self.stones, buffers)
 
-    def step(self, actions) -> tuple[np.ndarray, np.ndarray]:
-        """Rewards (B, 2) of this step and which games are over (B,)."""
-        actions = np.asarray(actions, np.int64)
-        if actions.shape != (self.batch,):
-            raise QipanError(f"step wants {self.batch} actions, not an array of shape {actions.shape}")
-        rewards = np.zeros((self.batch, 2), np.float32)
+    def step(self, mode, given, logits, rng, autoreset, buffers, out) -> int:
         k = self.kernel
-        bad = step(k.pt, k.lines, k.par, self.S, actions, rewards, self.n, self.removals)
-        if bad >= 0:
-            raise IllegalMove(
-                f"game {bad}: action {int(actions[bad])} is not a legal move (games {bad}.. unplayed)"
-            )
+        bad = step_all(
+            k.pt, k.lines, k.par, self.S, self.start, self.n, self.removals, self.stones,
+            mode, given, logits, rng, autoreset, buffers, out,
+        )  # fmt: skip
         if (self.S[:, S_RESULT] == OVERFLOW).any():
             raise QipanError("a game outgrew the kernel's repetition history")
-        return rewards, self.terminated()
+        return bad
 
-    def terminated(self) -> np.ndarray:
+    def observe(self, out) -> None:
+        observe_all(self.S, out, self.n, self.stones)
+
+    def over(self) -> np.ndarray:
         return self.S[:, S_RESULT] != ONGOING
 
-    def current_player(self) -> np.ndarray:
-        return np.where(self.terminated(), -1, self.S[:, S_TO_MOVE])
-
-    def observe(self) -> np.ndarray:
-        out = np.zeros((self.batch, *self.space.observation_shape(2)), np.float32)
-        observe(self.S, out, self.n, self.game.rules.stones)
-        return out
+    def to_move(self) -> np.ndarray:
+        return np.where(self.over(), -1, self.S[:, S_TO_MOVE])
 
     def draws(self) -> np.ndarray:
         return self.S[:, S_RESULT] == DRAW
 
     def random_steps(self, steps: int, seed: int) -> tuple[int, int]:
-        """``steps`` random moves in every game (finished games restart): (moves, removals)."""
+        """``steps`` random moves in every game (finished games restart), no masks or planes:
+        the benchmark's bare loop. Returns (moves, removals)."""
         k = self.kernel
-        start = k.state(self.game.new())
         rng = np.array([seed_word(seed)], np.uint64)
-        made, removed = random_steps(k.pt, k.lines, k.par, self.S, start, rng, steps)
+        made, removed = random_steps(k.pt, k.lines, k.par, self.S, self.start, rng, steps)
         return int(made), int(removed)

@@ -1,12 +1,13 @@
 """Pente: ``pente``, ``pente-tournament``, ``pente-team`` and ``pente-4``; the pente.org
-record format; scoring matches (``qipan.games.pente.match``); the ``pente`` agent (compiled
-threat-space search and alpha-beta, ``search_agent.py``) and ``pente-classic`` (the earlier
-Python agent, ``agent.py``, kept as the fixed reference)."""
+record format; scoring matches (``qipan.games.pente.match``); the ``pente`` agent (``agent.py``:
+compiled threat-space search and alpha-beta, ``kernel_search.py``; forced wins by threats,
+``threats.py``), and the fixed references ``pente-2026`` (that agent before ``threats.py``) and
+``pente-classic`` (the earlier Python agent), both in ``classic.py``."""
 
 from ...agents.base import AgentSpec, register_agent
 from ...core.formats import register_format
 from ...core.registry import GameSpec, Option, register
-from .records import FORMAT
+from .records import FORMAT, SEED_FORMAT
 from .rules import PenteGame, PenteState
 
 OPTIONS = (
@@ -60,33 +61,67 @@ register(
 
 
 def _make_classic(**limits):
+    from .classic import PenteClassicAgent
+
+    return PenteClassicAgent(**limits)
+
+
+def _make_agent(**limits):
     from .agent import PenteAgent
 
     return PenteAgent(**limits)
 
 
-def _make_agent(**limits):
-    from .search_agent import PenteSearchAgent
+def _make_2026(**limits):
+    from .classic import Pente2026Agent
 
-    return PenteSearchAgent(**limits)
+    return Pente2026Agent(**limits)
 
+
+SEARCH_OPTIONS = (
+    Option("width", int, 12, "moves searched per inner node (best first)", minimum=1, maximum=361),
+    Option("root_width", int, 24, "moves searched at the root (best first)", minimum=1, maximum=361),
+    Option("vcf_depth", int, 10, "fours in a row the VCF looks for (0: none)", minimum=0, maximum=30),
+    Option("vct_depth", int, 3, "threes in a row the VCT looks for (0: none)", minimum=0, maximum=8),
+    Option("book", bool, True, "play the opening book (tournament rule)"),
+)
 
 register_format(FORMAT)
+register_format(SEED_FORMAT)
 register_agent(
     AgentSpec(
         "pente",
         _make_agent,
-        "compiled threat-space search (VCF, VCT with captures) and PVS alpha-beta, opening book (Pente)",
+        "exact threat-space search for forced wins and against the opponent's, VCT, PVS alpha-beta, "
+        "opening book (Pente)",
+        families=("pente",),
+        players=(2, 4),
+        strength=21,
+        options=(
+            *SEARCH_OPTIONS,
+            Option(
+                "threat_plies", int, 11, "longest forced win by threats it looks for", minimum=1, maximum=29
+            ),
+            Option(
+                "defence_plies",
+                int,
+                7,
+                "longest forced win of the opponent it defends",
+                minimum=1,
+                maximum=29,
+            ),
+        ),
+    )
+)
+register_agent(
+    AgentSpec(
+        "pente-2026",
+        _make_2026,
+        "the pente agent before the exact threat-space search (VCF, VCT, PVS; the fixed reference)",
         families=("pente",),
         players=(2, 4),
         strength=20,
-        options=(
-            Option("width", int, 12, "moves searched per inner node (best first)", minimum=1, maximum=361),
-            Option("root_width", int, 24, "moves searched at the root (best first)", minimum=1, maximum=361),
-            Option("vcf_depth", int, 10, "fours in a row the VCF looks for (0: none)", minimum=0, maximum=30),
-            Option("vct_depth", int, 3, "threes in a row the VCT looks for (0: none)", minimum=0, maximum=8),
-            Option("book", bool, True, "play the opening book (tournament rule)"),
-        ),
+        options=SEARCH_OPTIONS,
     )
 )
 register_agent(

@@ -9,7 +9,7 @@ hot path, a sentinel simply is neither empty nor a stone."""
 from __future__ import annotations
 
 import random
-from functools import cache
+from functools import cache, cached_property
 
 from ...core.move import Move
 
@@ -51,6 +51,12 @@ class Geometry:
         self.moves: list[Move | None] = [None] * self.size
         for i in self.points:
             self.moves[i] = Move(self.name[i], (self.name[i],), (i, None))
+        #: A new game's cells, its empty points and their moves (index order): templates a new
+        #: state copies (a game database import makes a state per game read and per game stored).
+        self.blank_cells = [OFF] * self.size
+        for i in self.points:
+            self.blank_cells[i] = EMPTY
+        self.point_moves = [self.moves[i] for i in self.points]
         self.centre = self.index(self.centre_offset, self.centre_offset)
         c = self.centre_offset
         #: Points the tournament rule forbids for P1's second stone: max(|x|,|y|) < 3.
@@ -74,6 +80,20 @@ class Geometry:
     def from_centred(self, x: int, y: int) -> int | None:
         col, row = x + self.centre_offset, y + self.centre_offset
         return self.index(col, row) if self.on_board(col, row) else None
+
+    @cached_property
+    def symmetry_maps(self) -> list[list[int]]:
+        """The board's eight symmetries as point maps (``m[i]`` = image of point ``i``; the
+        identity first), from the opening book's coordinate transforms."""
+        from .book import SYMMETRIES
+
+        maps = []
+        for f in SYMMETRIES:
+            m = list(range(self.size))
+            for i in self.points:
+                m[i] = self.from_centred(*f(*self.centred(i)))
+            maps.append(m)
+        return maps
 
     def choice_move(self, i: int, dirs: tuple[int, ...]) -> Move:
         """A placement that captures only the pairs in ``dirs`` (``max_pairs_per_move``);

@@ -6,7 +6,7 @@ semantics as ``PenteState``, over the same padded cell array (``board.py``).
 A state ``s`` is an int64 array: a header (``S_*``) then the cells. A move is one int: the
 point's index, plus for a ``max_pairs_per_move`` choice ``CHOSEN | dirs_mask << 10`` (bit k:
 the pair in direction ``dirs8[k]`` is taken), the reference ``Move.data`` ``(i, dirs)``.
-The ``pente`` agent's search runs on these states (``search.py``); so do the generic agents'
+The ``pente`` agent's search runs on these states (``kernel_search.py``); so do the generic agents'
 searches, here: UCT for ``mcts`` (every player count; the loop is ``agents/uct_kernel.py``'s,
 over this file's ``uct_*`` functions) and PVS for ``alphabeta`` (two players) over the
 compiled twin of ``evaluation.evaluate``, with the same values."""
@@ -16,8 +16,10 @@ from __future__ import annotations
 import sys
 from operator import itemgetter
 from pathlib import Path
+from typing import NamedTuple
 
-from ...agents import clock, uct_kernel
+from ...agents import ab_kernel, uct_kernel
+from ...agents.ab_kernel import WIN
 from ...agents.uct_kernel import M_NODES, N_GAME, Tree, append_node, best_move
 from ...core.errors import OptionError
 from ...fast import njit, njit_inline, njit_signed, np, rand_below, seed_word
@@ -43,6 +45,19 @@ P_TEAMS, P_WIN_LENGTH, P_COUNT_PARTNER, P_NPOINTS = 7, 8, 9, 10
 CHOSEN = 1 << 18
 #: TRIA patterns as codes: 1 = own stone, 0 = empty, one row per pattern.
 _TRIA = [[1 if c == "x" else 0 for c in pattern] for pattern in TRIA]
+
+
+class RuleArrays(NamedTuple):
+    """The rule arrays of one kernel by name: one argument for the compiled searches (Numba
+    compiles a NamedTuple of arrays as fast as the arrays passed one by one)."""
+
+    points: np.ndarray  # the board's points (cell indices)
+    inner: np.ndarray  # per cell: 1 within 2 of the centre (the tournament rule's square)
+    lines: np.ndarray  # every line of the board, a row each (padded)
+    line_len: np.ndarray  # its length
+    tria: np.ndarray  # the open-tria patterns (double tria rule)
+    dirs8: np.ndarray  # the 8 direction offsets
+    par: np.ndarray  # the game's options (``P_*``)
 
 
 @njit
@@ -568,10 +583,19 @@ def rewards(points, inner, dirs8, par, ev, s, out):
 
 
 # -- UCT for ``mcts`` (every player count), run by ``agents/uct_kernel.py`` over the hooks below --
-# ``G``: the rule arrays, the evaluation's weights, the root's untried moves (shuffled), a move
-# list and an undo record. A node's untried moves are the first ``N_UNTRIED`` of its legal moves,
-# listed again when one is expanded (a 19x19 list per node would cost more memory than the
-# tree); the root's stay in ``root_moves``.
+# A node's untried moves are the first ``N_UNTRIED`` of its legal moves, listed again when one
+# is expanded (a 19x19 list per node would cost more memory than the tree); the root's stay in
+# ``G.root_moves``.
+class UctArrays(NamedTuple):
+    """``G`` of the UCT hooks."""
+
+    rules: RuleArrays
+    ev: np.ndarray  # the evaluation's weights (a playout cut short is scored)
+    root_moves: np.ndarray  # the root's untried moves (shuffled)
+    buf: np.ndarray  # a move list
+    undo: np.ndarray  # an undo record
+
+
 @njit_inline
 def uct_room(G, meta):
     return True  # the tree alone grows
@@ -589,42 +613,42 @@ def uct_ongoing(s):
 
 @njit_inline
 def uct_expand(G, s, nodes, stats, meta, code):
-    points, inner, lines, line_len, tria, dirs8, par, ev, root_moves, buf, undo = G
-    listed = root_moves if meta[M_NODES] == 0 else buf
-    n = legal_moves(points, inner, dirs8, par, s, listed)
+    R = G.rules
+    listed = G.root_moves if meta[M_NODES] == 0 else G.buf
+    n = legal_moves(R.points, R.inner, R.dirs8, R.par, s, listed)
     return append_node(nodes, stats, meta, code, s[S_TO_MOVE], n)
 
 
 @njit_inline
 def uct_root_untried(G):
-    return G[8]
+    return G.root_moves
 
 
 @njit_inline
 def uct_untried(G, s, nodes, node, k):
-    points, inner, lines, line_len, tria, dirs8, par, ev, root_moves, buf, undo = G
+    R = G.rules
     if node == 0:
-        return root_moves[k]
-    legal_moves(points, inner, dirs8, par, s, buf)
-    return buf[k]
+        return G.root_moves[k]
+    legal_moves(R.points, R.inner, R.dirs8, R.par, s, G.buf)
+    return G.buf[k]
 
 
 @njit_inline
 def uct_play(G, s, code):
-    points, inner, lines, line_len, tria, dirs8, par, ev, root_moves, buf, undo = G
-    play(points, lines, line_len, tria, dirs8, par, s, code, undo)
+    R = G.rules
+    play(R.points, R.lines, R.line_len, R.tria, R.dirs8, R.par, s, code, G.undo)
 
 
 @njit_inline
 def uct_playout(G, s, rng, cap):
-    points, inner, lines, line_len, tria, dirs8, par, ev, root_moves, buf, undo = G
-    _playout(points, inner, lines, line_len, tria, dirs8, par, s, rng, buf, undo, cap)
+    R = G.rules
+    _playout(R.points, R.inner, R.lines, R.line_len, R.tria, R.dirs8, R.par, s, rng, G.buf, G.undo, cap)
 
 
 @njit_inline
 def uct_rewards(G, s, out):
-    points, inner, lines, line_len, tria, dirs8, par, ev, root_moves, buf, undo = G
-    rewards(points, inner, dirs8, par, ev, s, out)
+    R = G.rules
+    rewards(R.points, R.inner, R.dirs8, R.par, G.ev, s, out)
     return s[S_PLAYERS]
 
 
@@ -632,25 +656,35 @@ def uct_rewards(G, s, out):
 mcts_run = uct_kernel.uct_loop(sys.modules[__name__], also=[Path(__file__).parent / "board.py"])
 
 
-# -- PVS for ``alphabeta`` (two players) ---------------------------------------------------------
-# Exact values of the generic agent's search (full width, the reference evaluation), found
-# faster: a Zobrist transposition table (the reference state's ``zhash`` plus the header
-# fields of its ``key``), killer and history ordering, null windows.
-WIN = 1_000_000.0
-INF = 1e18
-EXACT, LOWER, UPPER = 0, 1, 2
+# -- alpha-beta for ``alphabeta`` (two players), run by ``agents/ab_kernel.py`` over the hooks
+# below: exact values of the generic agent's search (full width, the reference evaluation), found
+# faster: a Zobrist transposition table (the reference state's ``zhash``, kept per ply as moves
+# are played, plus the header fields of its ``key``), killer and history ordering.
+#: Plies of the search's arrays (it deepens to two less).
 MAX_PLY = 64
-#: ``counters``: nodes searched, aborted (over budget), node budget (0: none), root best move.
-C_NODES, C_ABORT, C_BUDGET, C_BEST = 0, 1, 2, 3
 #: Header keys (``zh``): side to move + 1, pending + 1 (from 8), captures (from 16, 32 per
 #: player), the opening ply + 1 (from 144: the ply while it is at most the players, else 0).
 Z_PENDING, Z_CAPS, Z_OPENING, Z_SIZE = 8, 16, 144, 152
 
 
+class AlphaBetaArrays(NamedTuple):
+    """``G`` of the alpha-beta hooks."""
+
+    rules: RuleArrays
+    ev: np.ndarray  # the evaluation's weights
+    offs2: np.ndarray  # offsets of the points within two of a point (ordering)
+    zob: np.ndarray  # the reference Zobrist keys per cell and content
+    zh: np.ndarray  # keys of the header fields (``Z_*``)
+    hashes: np.ndarray  # the cells' hash per ply (the root's set before the search)
+    undos: np.ndarray  # an undo record per ply
+    mark: np.ndarray  # ordering scratch: the cells within two of a stone
+    code: np.ndarray  # ordering scratch: move codes by what a cell holds
+
+
 @njit
 def note_cutoff(killers, history, ply, code, point, depth):
     """A move that cut off at ``ply``: the first killer there (the old first one second), and
-    history credit for its point (``search.py`` orders by both too)."""
+    history credit for its point (``kernel_search.py`` orders by both too)."""
     if killers[ply, 0] != code:
         killers[ply, 1] = killers[ply, 0]
         killers[ply, 0] = code
@@ -705,113 +739,91 @@ def _order(points, dirs8, par, ev, offs2, s, moves, scores, n, tt_move, killers,
             scores[t] = history[i]
 
 
-@njit_signed(
-    "f8(i8[::1], i8[::1], i8[:, ::1], i8[::1], i8[:, ::1], i8[::1], i8[::1], i8[::1], i8[::1], "
-    "u8[:, ::1], u8[::1], i8[::1], u8, i8, f8, f8, i8, i8, u8[::1], i8[:, ::1], f8[::1], "
-    "i8[:, ::1], i8[::1], i8[:, ::1], i8[:, ::1], i8[:, ::1], i8[::1], i8[::1], i8[::1])"
-)
-def _pvs(
-    points, inner, lines, line_len, tria, dirs8, par, ev, offs2, zob, zh, s, h, depth, alpha, beta,
-    ply, player, tt_keys, tt_ints, tt_vals, killers, history, bufs, scores, undos, counters, mark,
-    code,
-):  # fmt: skip
-    """Negamax value of ``s`` for the side that moves there (or would have moved, when the
-    game is over): ``alphabeta``'s value from that side's point of view."""
-    counters[C_NODES] += 1
-    if counters[C_BUDGET] and counters[C_NODES] > counters[C_BUDGET]:
-        counters[C_ABORT] = 1
-    if counters[C_ABORT]:
-        return 0.0
+@njit_inline
+def ab_over(G, s):
+    return s[S_RESULT] != ONGOING
+
+
+@njit_inline
+def ab_final(G, s, ply, player):
     r = s[S_RESULT]
-    if r != ONGOING:
-        if r == DRAW:
-            return 0.0
-        return WIN - ply if r >> player & 1 else -WIN + ply
-    if depth <= 0:
-        return evaluate(points, inner, dirs8, par, ev, s, player)
-    key = position_key(zh, s, h)
-    idx = np.int64(key & np.uint64(tt_keys.shape[0] - 1))
-    tt_move = -1
-    if tt_keys[idx] == key:
-        tt_move = tt_ints[idx, 2]
-        if tt_ints[idx, 0] >= depth:
-            flag = tt_ints[idx, 1]
-            value = tt_vals[idx]
-            if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
-                if ply == 0:
-                    counters[C_BEST] = tt_move
-                return value
-    moves = bufs[ply]
-    n = legal_moves(points, inner, dirs8, par, s, moves)
-    sc = scores[ply]
-    _order(points, dirs8, par, ev, offs2, s, moves, sc, n, tt_move, killers, history, ply, mark, code)
-    undo = undos[ply]
-    alpha0 = alpha
-    best = -INF
-    best_move = moves[0]
-    for t in range(n):
-        k = t  # selection sort, one step per move: most nodes cut after a few moves
-        for j in range(t + 1, n):
-            if sc[j] > sc[k]:
-                k = j
-        moves[t], moves[k] = moves[k], moves[t]
-        sc[t], sc[k] = sc[k], sc[t]
-        c = moves[t]
-        play(points, lines, line_len, tria, dirs8, par, s, c, undo)
-        h2 = h
-        for u in range(undo[HEADER - 1]):
-            j = undo[HEADER + 2 * u]
-            h2 ^= zob[j, undo[HEADER + 2 * u + 1]] ^ zob[j, s[HEADER + j]]
-        lo = -beta if t == 0 else -alpha - 1e-9  # after the first move, a null window first:
-        while True:  # does this move beat the best so far at all? then the full window
-            v = -_pvs(
-                points, inner, lines, line_len, tria, dirs8, par, ev, offs2, zob, zh, s, h2,
-                depth - 1, lo, -alpha, ply + 1, 1 - player, tt_keys, tt_ints, tt_vals, killers,
-                history, bufs, scores, undos, counters, mark, code,
-            )  # fmt: skip
-            if lo == -beta or not alpha < v < beta or counters[C_ABORT]:
-                break
-            lo = -beta
-        unplay(s, undo)
-        if counters[C_ABORT]:
-            return 0.0
-        if v > best:
-            best = v
-            best_move = c
-        if v > alpha:
-            alpha = v
-        if alpha >= beta:
-            note_cutoff(killers, history, ply, c, c & 1023, depth)
-            break
-    tt_keys[idx] = key
-    tt_ints[idx, 0] = depth
-    tt_ints[idx, 1] = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-    tt_ints[idx, 2] = best_move
-    tt_vals[idx] = best
-    if ply == 0:
-        counters[C_BEST] = best_move
-    return best
+    if r == DRAW:
+        return 0.0
+    return WIN - ply if r >> player & 1 else -WIN + ply
 
 
-@njit
-def pvs_depth(R, inner, ev, offs2, zob, zh, s, depth, tt_keys, tt_ints, tt_vals, killers, history, counters):
-    """One iteration of the deepening: (value for the side to move, best move, completed)."""
-    points, lines, line_len, tria, dirs8, par = R
-    room = par[P_NPOINTS] * 8 + 8
-    bufs = np.empty((MAX_PLY, room), np.int64)
-    scores = np.empty((MAX_PLY, room), np.int64)
-    undos = np.empty((MAX_PLY, HEADER + 2 * 20), np.int64)
-    mark = np.zeros(s.shape[0] - HEADER, np.int64)
-    code = np.empty(OFF + 1, np.int64)
-    work = s.copy()
-    value = _pvs(
-        points, inner, lines, line_len, tria, dirs8, par, ev, offs2, zob, zh, work,
-        cells_key(points, zob, s), depth, -INF, INF, 0, s[S_TO_MOVE], tt_keys, tt_ints, tt_vals,
-        killers, history, bufs, scores, undos, counters, mark, code,
-    )  # fmt: skip
-    if counters[C_ABORT]:
-        return 0.0, 0, False
-    return value, counters[C_BEST], True
+@njit_inline
+def ab_horizon(G, s):
+    return False  # a state has room for every move
+
+
+@njit_inline
+def ab_evaluate(G, s, player):
+    R = G.rules
+    return evaluate(R.points, R.inner, R.dirs8, R.par, G.ev, s, player)
+
+
+@njit_inline
+def ab_key(G, s, ply):
+    return position_key(G.zh, s, G.hashes[ply])
+
+
+@njit_inline
+def ab_slot(G, key, mask):
+    return np.int64(key & np.uint64(mask))
+
+
+@njit_inline
+def ab_moves(G, s, ply, out):
+    R = G.rules
+    return legal_moves(R.points, R.inner, R.dirs8, R.par, s, out)
+
+
+@njit_inline
+def ab_order(G, W, s, ply, moves, scores, n, tt_move):
+    R, killers, history = G.rules, W.killers, W.history
+    _order(
+        R.points,
+        R.dirs8,
+        R.par,
+        G.ev,
+        G.offs2,
+        s,
+        moves,
+        scores,
+        n,
+        tt_move,
+        killers,
+        history,
+        ply,
+        G.mark,
+        G.code,
+    )
+
+
+@njit_inline
+def ab_play(G, s, ply, code):
+    R, undo = G.rules, G.undos[ply]
+    play(R.points, R.lines, R.line_len, R.tria, R.dirs8, R.par, s, code, undo)
+    h = G.hashes[ply]
+    for u in range(undo[HEADER - 1]):  # the cells the move changed
+        j = undo[HEADER + 2 * u]
+        h ^= G.zob[j, undo[HEADER + 2 * u + 1]] ^ G.zob[j, s[HEADER + j]]
+    G.hashes[ply + 1] = h
+
+
+@njit_inline
+def ab_undo(G, s, ply):
+    unplay(s, G.undos[ply])
+
+
+@njit_inline
+def ab_cutoff(G, W, ply, code, depth):
+    note_cutoff(W.killers, W.history, ply, code, code & 1023, depth)
+
+
+#: ``run(G, W, s, depth, player)``: one alpha-beta iteration (``ab_kernel.ab_loop``).
+alphabeta_run = ab_kernel.ab_loop(sys.modules[__name__], also=[Path(__file__).parent / "board.py"])
 
 
 # -- the Python side -----------------------------------------------------------------------------
@@ -840,6 +852,9 @@ class PenteKernel:
         par[P_TEAMS], par[P_WIN_LENGTH] = game.teams, game.win_length
         par[P_COUNT_PARTNER], par[P_NPOINTS] = game.count_partner, len(g.points)
         self.par = par
+        self.arrays = RuleArrays(
+            self.points, self.inner, self.lines, self.line_len, self.tria, self.dirs8, par
+        )
         self._buf = np.empty(len(g.points) * 8 + 8, np.int64)
         self._undo = np.empty(HEADER + 2 * 20, np.int64)
         # The generic agents' searches: the evaluation's weights, the points within two of a
@@ -954,13 +969,17 @@ class PenteKernel:
         self.mcts(ref, iterations=4, playout_cap=20)
         if ref.num_players == 2:
             self.alphabeta(ref, depth=1)
-        from .search import warm_up  # the pente agent's compiled search, too
+        from .kernel_search import warm_up  # the pente agent's compiled search, too
+        from .threats_kernel import warm_up as warm_up_threats
 
         warm_up(self, ref)
+        warm_up_threats(self, ref)
 
     #: The searches this kernel runs for the generic agents (``mcts`` for every player count,
     #: ``alphabeta`` for two players, as that agent).
     searches = ("mcts", "alphabeta")
+    #: Its optional members (``qipan.fast.KernelOptions``).
+    provides = frozenset({"moves_of", "snapshot_of", "perft", "evaluate", "mcts", "uct", "alphabeta"})
 
     def evaluate(self, s, player: int) -> float:
         """``game.evaluate`` of the unfinished kernel state ``s`` for ``player``."""
@@ -979,45 +998,34 @@ class PenteKernel:
         rng = np.array([seed_word(seed)], np.uint64)
         room = len(self.geom.points) * 8 + 8
         tree = Tree(min(iterations + 2, 1 << 15) if iterations else 2048, N_GAME, 4)
-        points, lines, line_len, tria, dirs8, par = self._rules()
-        root_moves, buf, undo = np.empty(room, np.int64), np.empty(room, np.int64), self._undo.copy()
-        game = (points, self.inner, lines, line_len, tria, dirs8, par, self.ev, root_moves, buf, undo)
+        buffers = np.empty(room, np.int64), np.empty(room, np.int64), self._undo.copy()
+        game = UctArrays(self.arrays, self.ev, *buffers)
         args = (mcts_run, tree, lambda: game, root, rng, iterations, deadline, exploration, playout_cap)
         return tree, uct_kernel.search(*args, 16, 1024)
 
     def alphabeta(self, ref, depth=None, deadline=None, table_bits: int = 18):
-        """PVS inside the kernel with ``alphabeta``'s values (full width, ``game.evaluate``),
-        deepening to ``depth`` (default 64) or until the agents' clock passes ``deadline``:
-        the move of the deepest completed iteration, its score for the side to move."""
+        """Alpha-beta inside the kernel with ``alphabeta``'s values (full width,
+        ``game.evaluate``), deepening to ``depth`` (default 64) or until the agents' clock
+        passes ``deadline`` (``ab_kernel.deepen``): the move of the deepest completed
+        iteration, its score for the side to move, that depth and the nodes searched."""
         if ref.num_players != 2:
             raise OptionError("the alphabeta agent plays two-player games only; use mcts")
         s = self.state(ref)
-        size = 1 << table_bits
-        tables = (np.zeros(size, np.uint64), np.zeros((size, 3), np.int64), np.zeros(size, np.float64))
-        killers = np.full((MAX_PLY, 2), -1, np.int64)
-        history = np.zeros(self.geom.size, np.int64)
-        counters = np.zeros(4, np.int64)
-        result = AlphaBetaResult(self.move(self.legal(s)[0]), 0.0, 0, 0)
-        started, spent = clock.now(), 1e-6
-        for d in range(1, min(depth or 64, MAX_PLY - 2) + 1):
-            if deadline is not None:
-                left = deadline - clock.now()
-                if left <= 0 and d > 1:
-                    break
-                # Nodes per second so far (a guess before the first iteration) x the time
-                # left; the first iteration always completes, so there is a move.
-                rate = counters[C_NODES] / spent if counters[C_NODES] else 20_000.0
-                counters[C_BUDGET] = counters[C_NODES] + max(64, int(rate * left)) if d > 1 else 0
-            args = (self._rules(), self.inner, self.ev, self.offs2, self.zob, self.zh, s, d)
-            value, code, completed = pvs_depth(*args, *tables, killers, history, counters)
-            spent = max(clock.now() - started, 1e-6)
-            result.nodes = int(counters[C_NODES])
-            if not completed:
-                break
-            result.move, result.score, result.depth = self.move(int(code)), float(value), d
-            if abs(value) >= WIN - 1000:
-                break
-        return result
+        room = len(self.geom.points) * 8 + 8
+        work = ab_kernel.workspace(MAX_PLY, room, table_bits, self.geom.size, np.uint64, 0, -1)
+        arrays = AlphaBetaArrays(
+            self.arrays, self.ev, self.offs2, self.zob, self.zh,
+            hashes=np.zeros(MAX_PLY + 1, np.uint64),
+            undos=np.empty((MAX_PLY, HEADER + 2 * 20), np.int64),
+            mark=np.zeros(s.shape[0] - HEADER, np.int64),
+            code=np.empty(OFF + 1, np.int64),
+        )  # fmt: skip
+        arrays.hashes[0] = cells_key(self.points, self.zob, s)
+        first = self.legal(s)[0]
+        found = ab_kernel.deepen(
+            alphabeta_run, arrays, work, s, int(s[S_TO_MOVE]), first, depth, deadline, 20_000.0
+        )
+        return AlphaBetaResult(self.move(found.move), found.score, found.depth, found.nodes)
 
 
 class AlphaBetaResult:
@@ -1031,7 +1039,7 @@ def kernel_for(game):
     """The kernel of ``game`` (one per option set), or None when kernels are off."""
     from ...fast import enabled
 
-    if not enabled():
+    if not enabled(game.family):
         return None
     key = tuple(sorted(game.options.items()))
     kernel = _KERNELS.get(key)

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...core.editing import PositionEditor
 from ...core.errors import NotationError, QipanError
 from ...core.outcome import Outcome
-from .board import EMPTY
+from .board import CAPTURE_TARGET, EMPTY
 from .notation import point
 
 if TYPE_CHECKING:
@@ -100,7 +101,38 @@ def read_position(game: PenteGame, text: str, players: int | None = None) -> Pen
         raise NotationError(f"malformed Pente position: {exc}") from exc
     if game.exact:
         state.maybe_line = (1 << n) - 1  # re-check every player's lines once: always correct
+    if state.outcome is None:  # a game someone has won is over: it says so (over=)
+        for p in range(n):
+            lined = state.has_line(p)  # a full scan: once
+            if lined or state.team_captures(p) >= CAPTURE_TARGET:
+                how = "a line that wins" if lined else f"{CAPTURE_TARGET} captured stones"
+                raise NotationError(
+                    f"malformed Pente position: player {p + 1} already has {how}; "
+                    f"a finished game is written with over={p + 1} next=-"
+                )
     to_move_ok = state.outcome is not None or 0 <= state.to_move < n
     if not to_move_ok or not -1 <= state.pending < n or state.placed < count:
         raise NotationError("malformed Pente position: player or ply out of range")
     return state
+
+
+def symmetric_keys(state: PenteState) -> list:
+    """``state.key()`` of the position turned or mirrored by each of the board's eight
+    symmetries (its own key first): the stones' Zobrist hash over the mapped points, the rest
+    of the key (side to move, captures, pending tria, opening stage) unchanged."""
+    g = state.geom
+    own = state.key()
+    occupied = [(i, c) for i in g.points if (c := state.cells[i]) != EMPTY]
+    keys = [own]
+    for m in g.symmetry_maps[1:]:
+        z = 0
+        for i, c in occupied:
+            z ^= g.zobrist[m[i]][c]
+        keys.append((z, *own[1:]))
+    return keys
+
+
+#: The position editor: each player's stones are a ``p:`` list; ``next=`` the side to move.
+EDITOR = PositionEditor(
+    pieces=("1", "2", "3", "4"), mover_field="next=", movers=("1", "2", "3", "4"), derived=("ply=", "over=")
+)

@@ -7,7 +7,12 @@ when the replay ends the game the same way; a game the rules do not end (resigna
 time, about 10% of the corpus) keeps the recorded result as a meta result. A record the
 rules contradict keeps the recorded result too, so ``Record.replay`` reports the bad ply.
 Options pente.org cannot express are kept in a ``[Qipan Options "{json}"]`` tag.
-Registered as the record format ``pente.org`` (``FORMAT``)."""
+Registered as the record format ``pente.org`` (``FORMAT``).
+
+The seed's own movetext (``notation.seed_movetext``: numbered rounds of centred ``(x,y)``
+placements, each followed by the stones it captured marked ``*``) is the record format
+``pente-seed`` (``SEED_FORMAT``), recognised by its form: nothing but move numbers and
+``(x,y)`` points."""
 
 from __future__ import annotations
 
@@ -17,7 +22,7 @@ import re
 from ...core.errors import QipanError, RecordError
 from ...core.formats import RecordFormat
 from ...core.outcome import Outcome
-from ...core.records import Record, escape_tag, parse_json, wrap_movetext
+from ...core.records import RECORDED, Record, escape_tag, parse_json, wrap_movetext
 
 _TAG = re.compile(r'\[([A-Za-z0-9 _]+?)\s+"((?:[^"\\]|\\.)*)"\]')
 _GAME_TAG = re.compile(r'^\s*\[Game\s+"[^"]*Pente[^"]*"\]', re.MULTILINE | re.IGNORECASE)
@@ -26,6 +31,11 @@ _POINT_MOVE = re.compile(
     r"(?:[A-HJ-Ta-hj-t]\d{1,2}|\(-?\d+,-?\d+\))(?:x(?:[A-HJ-Ta-hj-t]\d{1,2}|\(-?\d+,-?\d+\)))*"
 )
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+_UNESCAPE = re.compile(r"\\(.)")
+#: Move tokens already read as Pente moves, so a file's thousands of games match each
+#: point's pattern once; bounded, as a hostile file could make every token different.
+_POINTS: set[str] = set()
+_MAX_POINTS = 4096
 OPTIONS_TAG = "Qipan Options"
 TAG_ORDER = (
     "Game",
@@ -75,12 +85,14 @@ def _winners(result: str) -> tuple[int, ...] | None:
     return {"1-0": (0,), "0-1": (1,), "1/2-1/2": ()}.get(result)
 
 
-def read(text: str) -> list[Record]:
-    """Every game in a pente.org file as a Record. Raises RecordError if malformed."""
+def read(text: str, settle: bool = True) -> list[Record]:
+    """Every game in a pente.org file as a Record. Raises RecordError if malformed. With
+    ``settle`` false the games are not replayed: their results stay as written
+    (``Record.settled`` false) for a caller that replays them anyway."""
     records = []
     for number, (tag_lines, body) in enumerate(_split_games(text), start=1):
         try:
-            records.append(_read_game(tag_lines, body))
+            records.append(_read_game(tag_lines, body, settle))
         except RecordError as exc:
             raise RecordError(f"game {number}: {exc}") from exc
     if not records:
@@ -88,13 +100,14 @@ def read(text: str) -> list[Record]:
     return records
 
 
-def _read_game(tag_lines: list[str], body: list[str]) -> Record:
+def _read_game(tag_lines: list[str], body: list[str], settle: bool) -> Record:
     tags: dict[str, str] = {}
     for line in tag_lines:
         m = _TAG.fullmatch(line)
         if not m:
             raise RecordError(f"malformed tag line: {line!r}")
-        tags[m.group(1)] = re.sub(r"\\(.)", r"\1", m.group(2))
+        value = m.group(2)
+        tags[m.group(1)] = _UNESCAPE.sub(r"\1", value) if "\\" in value else value
     name = tags.pop("Game", None)
     if name is None:
         raise RecordError('a pente.org game needs a [Game "Pente"] tag')
@@ -105,17 +118,22 @@ def _read_game(tag_lines: list[str], body: list[str]) -> Record:
     moves: list[str] = []
     token_result = None
     for tok in " ".join(body).split():
-        if _MOVE_NUMBER.fullmatch(tok):
-            continue
-        if tok in RESULTS:
-            if token_result is not None:
-                raise RecordError(f"a second result token {tok!r}")
-            token_result = tok
-            continue
+        known = tok in _POINTS  # most tokens: a point read before (a file has a few hundred)
+        if not known:
+            if _MOVE_NUMBER.fullmatch(tok):
+                continue
+            if tok in RESULTS:
+                if token_result is not None:
+                    raise RecordError(f"a second result token {tok!r}")
+                token_result = tok
+                continue
         if token_result is not None:
             raise RecordError(f"{tok!r} after the result token")
-        if not _POINT_MOVE.fullmatch(tok):
-            raise RecordError(f"{tok!r} is not a Pente move", len(moves) + 1)
+        if not known:
+            if not _POINT_MOVE.fullmatch(tok):
+                raise RecordError(f"{tok!r} is not a Pente move", len(moves) + 1)
+            if len(_POINTS) < _MAX_POINTS:
+                _POINTS.add(tok)
         moves.append(tok)
     tag_result = tags.pop("Result", None)
     if tag_result is not None and tag_result not in RESULTS:
@@ -134,33 +152,23 @@ def _read_game(tag_lines: list[str], body: list[str]) -> Record:
     names = [tags.pop("Player 1 Name", ""), tags.pop("Player 2 Name", "")]
     names = names if any(names) else []
     record = Record(game="pente", options=options, players=2, names=names, moves=moves, tags=tags)
-    record.result = _result(record, result_text)
+    winners = _winners(result_text)
+    if winners is not None:
+        record.result = Outcome.win(winners, 2, RECORDED) if winners else Outcome.draw(2, RECORDED)
+        record.settled = False
+        if settle:
+            record.settle(_replay_quietly(record))
     return record
 
 
-def _result(record: Record, result_text: str) -> Outcome | None:
-    """The rules' outcome if the replay agrees with the recorded result, else the
-    recorded result as a meta result (resignation, time or agreement)."""
-    winners = _winners(result_text)
-    if winners is None:
-        return None
-    recorded = Outcome.win(winners, 2, "recorded result") if winners else Outcome.draw(2, "recorded result")
-    try:
-        state = _replay_quietly(record)
-    except QipanError:
-        return recorded
-    if state.outcome is None:
-        reason = "resignation or time" if winners else "draw agreed"
-        return Outcome.win(winners, 2, reason) if winners else Outcome.draw(2, reason)
-    if tuple(state.outcome.winners) == winners:
-        return state.outcome
-    return recorded
-
-
 def _replay_quietly(record: Record):
+    """The state after every move, or None where a move is refused."""
     state = record.new_state()
-    for text in record.moves:
-        state.play(text)
+    try:
+        for text in record.moves:
+            state.play(text)
+    except QipanError:
+        return None
     return state
 
 
@@ -213,4 +221,45 @@ def _write_game(record: Record) -> str:
     return "\n".join(lines) + "\n\n" + wrap_movetext(tokens, 80) + "\n"
 
 
-FORMAT = RecordFormat("pente.org", sniff, read, write, (".pgn",))
+FORMAT = RecordFormat(
+    "pente.org", sniff, read, write, (".pgn",), read_unsettled=lambda text: read(text, settle=False)
+)
+
+
+# -- the seed's movetext ------------------------------------------------------------------
+# Each token owns the white space after it (none before): a text that fails is refused in
+# linear time (spaces on both sides of a repeated group backtracked exponentially).
+_SEED_TEXT = re.compile(r"\s*(?:(?:\d+\.|\(\s*[+-]?\d+\s*,\s*[+-]?\d+\s*\)\**)\s*)+")
+
+
+def sniff_seed(text: str) -> bool:
+    """Only move numbers and ``(x,y)`` points (some marked ``*``), at least one point."""
+    return "(" in text and _SEED_TEXT.fullmatch(text) is not None
+
+
+def read_seed(text: str) -> list[Record]:
+    """The two-player games of a file in the seed's notation (games apart by a blank line),
+    as ``pente``; moves are stored in pente.org's notation where the game replays, else as
+    written (so ``Record.replay`` names the bad ply)."""
+    from . import notation
+    from .rules import PenteGame
+
+    records = []
+    for block in re.split(r"\n\s*\n", text.strip()):
+        items = [" ".join(m.group().split()) for m in notation._SEED_ITEM.finditer(block)]
+        try:
+            state = notation.read_seed_movetext(PenteGame(), block)
+            moves = [m.text for m in state.history]
+        except QipanError:
+            moves = items
+        records.append(Record(game="pente", players=2, moves=moves, tags={"notation": "seed"}))
+    return records
+
+
+def write_seed(records: list[Record]) -> str:
+    from .notation import seed_movetext
+
+    return "\n\n".join(seed_movetext(record.replay()) for record in records) + "\n"
+
+
+SEED_FORMAT = RecordFormat("pente-seed", sniff_seed, read_seed, write_seed, (".seed",))

@@ -1,4 +1,4 @@
-"""Pente rules (``/shared/rules/pente.md``): placement, pair captures, five (or four in
+"""Pente rules (``rules.en.md`` beside this file): placement, pair captures, five (or four in
 ``pente-4``) and capture wins, the tournament rule, exact five (C1), double open tria
 (C2), ``max_pairs_per_move`` and the two four-player games."""
 
@@ -23,6 +23,8 @@ class PenteGame(Game):
     family = "pente"
     players = (2, 4)
     action_space = "qipan.games.pente.actions:PenteActions"
+    symmetric_keys = "qipan.games.pente.position:symmetric_keys"
+    position_editor = "qipan.games.pente.position:EDITOR"
     scoring_match = "qipan.games.pente.match:Match"
 
     def __init__(self, **options: Any):
@@ -58,6 +60,9 @@ class PenteGame(Game):
         return point(self, text)
 
     def parse(self, text: str, state: State) -> Move:
+        i = self.geom.by_name.get(text)
+        if i is not None:  # a plain point as records write it (K10): no notation to read
+            return state.resolve(i, [])
         from .notation import parse_move
 
         return parse_move(state, text)
@@ -80,6 +85,20 @@ class PenteGame(Game):
 
         return order_moves(state, moves)
 
+    @property
+    def forced_line(self) -> str | None:
+        """Forced wins by threats (``threats.forced_lines``) where the search is exact."""
+        from .threats import supports
+
+        return "qipan.games.pente.threats:forced_lines" if supports(self) else None
+
+    @property
+    def puzzle_finder(self) -> str | None:
+        """Puzzles from the threat search (``puzzles.py``) where the search is exact."""
+        from .threats import supports
+
+        return "qipan.games.pente.puzzles:FINDER" if supports(self) else None
+
     def kernel(self):
         """The compiled twin of these rules (``kernel.py``), every option; None without
         ``qipan[fast]`` or with ``QIPAN_KERNELS=0``."""
@@ -94,9 +113,7 @@ class PenteState(State):
     def __init__(self, game: PenteGame, players: int):
         super().__init__(game, players)
         g = self.geom = game.geom
-        self.cells = [OFF] * g.size
-        for i in g.points:
-            self.cells[i] = EMPTY
+        self.cells = g.blank_cells[:]
         self.to_move: int | None = game.first_player
         self.outcome: Outcome | None = None
         #: Stones captured by each player (as counted: see count_partner_captures).
@@ -110,7 +127,9 @@ class PenteState(State):
         self.maybe_line = 0
         self.last = -1
         self.zhash = 0
-        self._rebuild_free()
+        # Every point empty: the templates' copies (what _rebuild_free makes, at list-copy cost).
+        self.empty = g.points[:]
+        self.free = g.point_moves[:]
 
     def _rebuild_free(self) -> None:
         """The empty points in index order and their moves, kept in step by play/undo so
@@ -293,9 +312,11 @@ class PenteState(State):
     def _choices(self, i: int) -> list[Move]:
         """The moves placing on ``i``: one, or one per allowed choice of pairs to capture."""
         g = self.geom
-        dirs = self.capture_dirs(i, self.to_move)
         m = self.game.max_pairs
-        if m is None or len(dirs) <= m:
+        if m is None:  # every pair is taken: one move, whatever it captures (found by _apply)
+            return [g.moves[i]]
+        dirs = self.capture_dirs(i, self.to_move)
+        if len(dirs) <= m:
             return [g.moves[i]]
         return [g.choice_move(i, combo) for combo in combinations(dirs, m)]
 

@@ -2,20 +2,44 @@
 (``kernel.py``), with the action indices and observation planes of ``actions.py``. The
 loops over the batch run compiled; one row of ``S`` is one kernel state.
 
+Where every empty point is one move (no ``max_pairs_per_move``: every preset), the legal
+actions are read off the board when needed and never listed: the step draws a uniform action
+by rejection over the points, as the kernel's playouts do, a logits draw makes one exponential
+per legal point, and the mask is written from the board when read. With
+``max_pairs_per_move`` the kernel lists each game's moves at each step (``qipan.rl.vector``'s
+packed lists).
+
 Compiled without Numba's disk cache on purpose: these functions call the kernel's, and the
 cache only notices changes to a function's own file (see ``games/morris/kernel.py``)."""
 
 from __future__ import annotations
 
-from ...core.errors import IllegalMove, QipanError
-from ...fast import njit_uncached, np, seed_word
+from ...core.errors import QipanError
+from ...fast import (
+    GIVEN,
+    LOGITS,
+    UNIFORM,
+    check_given,
+    draw_weighted,
+    njit_uncached,
+    np,
+    pick_legal,
+    rand_below,
+    seed_word,
+)
 from .kernel import (
     CHOSEN,
+    EMPTY,
     HEADER,
     ONGOING,
+    P_CENTRE,
+    P_NPOINTS,
+    P_TOURNAMENT,
     S_CAPS,
+    S_PLACED,
     S_PLAYERS,
     S_RESULT,
+    S_STONES,
     S_TO_MOVE,
     _random_move,
     kernel_for,
@@ -35,61 +59,246 @@ def action_of(code, point_of, choosing):
 
 
 @njit_uncached
-def masks(points, inner, dirs8, par, S, out, point_of, choosing, buf):
-    out[:] = False
-    for b in range(S.shape[0]):
-        k = legal_moves(points, inner, dirs8, par, S[b], buf)
-        for i in range(k):
-            out[b, action_of(buf[i], point_of, choosing)] = True
+def observe_game(s, out, points, flat):
+    """``actions.py``'s planes of one game for its side to move (seat 0's once over), into
+    ``out`` (planes, n * n); ``flat[k]``: the k-th point's place in a plane. Every entry is
+    written once, without a branch per point (no clearing first)."""
+    players = s[S_PLAYERS]
+    p = s[S_TO_MOVE]
+    if p < 0:
+        p = 0
+    for q in range(players):  # plane q: the stones of the q-th seat from the mover
+        seat = (p + q) % players + 1
+        for k in range(points.shape[0]):
+            out[q, flat[k]] = s[HEADER + points[k]] == seat
+    for k in range(players):
+        out[players + k] = min(1.0, s[S_CAPS + (p + k) % players] / 10)
+    out[2 * players] = 1.0 if s[S_RESULT] == ONGOING else 0.0
 
 
 @njit_uncached
-def step(
-    points, inner, lines, line_len, tria, dirs8, par, S, actions, rewards, point_of, choosing, buf, undo
-):
-    """Play ``actions[b]`` in every unfinished game; the first game whose action is not legal
-    (-1 if none): that game and the later ones are left unplayed."""
-    rewards[:] = 0.0
+def observe_all(S, out, points, flat):
     for b in range(S.shape[0]):
-        s = S[b]
-        if s[S_RESULT] != ONGOING:
-            continue
-        k = legal_moves(points, inner, dirs8, par, s, buf)
-        code = -1
-        for i in range(k):
-            if action_of(buf[i], point_of, choosing) == actions[b]:
-                code = buf[i]
-                break
-        if code < 0:
-            return b
-        play(points, lines, line_len, tria, dirs8, par, s, code, undo)
-        r = s[S_RESULT]
+        observe_game(S[b], out[b], points, flat)
+
+
+@njit_uncached
+def list_moves(points, inner, dirs8, par, s, codes, acts, pos, scratch, point_of, choosing):
+    """``legal_moves`` and their action indices written into ``codes`` and ``acts`` from
+    ``pos``; the count (with ``max_pairs_per_move``: the other option sets list nothing)."""
+    k = legal_moves(points, inner, dirs8, par, s, scratch)
+    for i in range(k):
+        codes[pos + i] = scratch[i]
+        acts[pos + i] = action_of(scratch[i], point_of, choosing)
+    return k
+
+
+@njit_uncached
+def refresh(points, inner, dirs8, par, s, b, point_of, choosing, buffers, pos, scratch):
+    """Game ``b``'s legal moves and their action indices, packed from ``pos`` in the next side
+    of ``buffers`` (see ``qipan.rl.vector``). Returns the next free position."""
+    codes, acts, offsets, side = buffers
+    nxt = 1 - side[0]
+    k = list_moves(points, inner, dirs8, par, s, codes[nxt], acts[nxt], pos, scratch, point_of, choosing)
+    offsets[nxt, b] = pos
+    offsets[nxt, b + 1] = pos + k
+    return pos + k
+
+
+@njit_uncached
+def refresh_all(points, inner, dirs8, par, S, point_of, choosing, buffers, scratch):
+    pos = 0
+    for b in range(S.shape[0]):
+        pos = refresh(points, inner, dirs8, par, S[b], b, point_of, choosing, buffers, pos, scratch)
+    buffers[3][0] = 1 - buffers[3][0]
+
+
+@njit_uncached
+def play_scored(kernel_arrays, par, s, b, code, undo, start, autoreset, out):
+    """Play ``code`` in game ``b``; if that ends it, its rewards and ``ended`` into ``out`` =
+    (rewards, ended, chosen), and a restart from ``start`` with ``autoreset``."""
+    points, inner, lines, line_len, tria, dirs8 = kernel_arrays
+    rewards, ended, chosen = out
+    play(points, lines, line_len, tria, dirs8, par, s, code, undo)
+    r = s[S_RESULT]
+    if r != ONGOING:
+        ended[b] = True
         if r > 0:  # a bit mask of the winners; 0 is a draw
             for p in range(s[S_PLAYERS]):
                 rewards[b, p] = 1.0 if r >> p & 1 else -1.0
+        if autoreset:
+            s[:] = start
+
+
+@njit_uncached
+def step_all(
+    kernel_arrays, par, S, start, point_of, choosing,
+    mode, given, logits, rng, autoreset, buffers, out, undo, scratch,
+):  # fmt: skip
+    """One move in every unfinished game, chosen as ``mode`` says (``fast.pick_legal``); a game
+    that ends restarts from ``start`` with ``autoreset``. ``out`` = (rewards, ended, chosen).
+    Returns the first game whose given action is not legal (-1 if none): then nothing was
+    played."""
+    points, inner, lines, line_len, tria, dirs8 = kernel_arrays
+    codes, acts, offsets, side = buffers
+    rewards, ended, chosen = out
+    cur = side[0]
+    bad = check_given(mode, given, acts[cur], offsets[cur])
+    if bad >= 0:
+        return bad
+    pos = 0
+    for b in range(S.shape[0]):
+        rewards[b, :] = 0.0
+        first = offsets[cur, b]
+        k = offsets[cur, b + 1] - first
+        s = S[b]
+        ended[b] = k == 0
+        chosen[b] = -1
+        if k:
+            i = first + pick_legal(mode, acts[cur, first:], k, given, logits, b, rng)
+            chosen[b] = acts[cur, i]
+            play_scored(kernel_arrays, par, s, b, codes[cur, i], undo, start, autoreset, out)
+        pos = refresh(points, inner, dirs8, par, s, b, point_of, choosing, buffers, pos, scratch)
+    side[0] = 1 - cur
+    return -1
+
+
+# -- every empty point one move: the legal actions read off the board -------------------------
+#: ``open_points``: which empty points a game may take now.
+NONE, CENTRE_ONLY, OUTSIDE_INNER, ANY_EMPTY = 0, 1, 2, 3
+
+
+@njit_uncached
+def open_points(par, s):
+    """Which empty points game ``s`` may take (``legal_moves``' rules without its list)."""
+    if s[S_RESULT] != ONGOING:
+        return NONE
+    if s[S_PLACED] == 0 and s[HEADER + par[P_CENTRE]] == EMPTY:
+        return CENTRE_ONLY
+    if par[P_TOURNAMENT] and s[S_PLACED] == s[S_PLAYERS]:
+        return OUTSIDE_INNER
+    return ANY_EMPTY
+
+
+@njit_uncached
+def takes(points, inner, s, which, j):
+    """Whether action ``j`` (the j-th point) is legal, ``which`` from ``open_points``."""
+    i = points[j]
+    return s[HEADER + i] == EMPTY and not (which == OUTSIDE_INNER and inner[i])
+
+
+@njit_uncached
+def legal_points(points, inner, par, s, which, out):
+    """The legal actions (point numbers) of ``s`` into ``out``; their count. Written without
+    a branch per point (the empty points of a random game fool the branch predictor)."""
+    restrict = 1 if which == OUTSIDE_INNER else 0
+    k = 0
+    for j in range(par[P_NPOINTS]):
+        i = points[j]
+        out[k] = j
+        k += (s[HEADER + i] == EMPTY) * (1 - restrict * inner[i])
+    return k
+
+
+#: Below this sum of a game's legal ``exps`` the row's maximum hid the legal logits (they
+#: underflowed): the game's weights are made again from its own legal maximum.
+TINY = 1e-18
+
+
+@njit_uncached
+def draw_point(points, inner, par, s, which, centre, mode, logits, exps, b, rng, listed, weights):
+    """Game ``b``'s action drawn as ``mode`` says: uniform, or from the softmax of ``logits``
+    over the legal points, whose weights ``exps`` (``exp(logits - row maximum)``, made by
+    NumPy's vectorised exp for the whole batch: most points are legal) holds; ``centre`` is
+    the centre's action."""
+    if which == CENTRE_ONLY:
+        return centre
+    n = par[P_NPOINTS]
+    if mode == UNIFORM:
+        if s[S_STONES] * 2 < n:  # at least half the points empty: few rejections
+            while True:
+                j = rand_below(rng, n)
+                if takes(points, inner, s, which, j):
+                    return j
+        return listed[rand_below(rng, legal_points(points, inner, par, s, which, listed))]
+    k = legal_points(points, inner, par, s, which, listed)
+    total = 0.0
+    for q in range(k):
+        w = exps[b, listed[q]]
+        weights[q] = w
+        total += w
+    if not total > TINY:  # (NaN too) the exact way: exponentials from the legal maximum
+        top = logits[b, listed[0]]
+        for q in range(1, k):
+            top = max(top, logits[b, listed[q]])
+        total = 0.0
+        for q in range(k):
+            w = np.exp(logits[b, listed[q]] - top)
+            weights[q] = w
+            total += w
+    return listed[draw_weighted(weights, k, total, rng)]
+
+
+@njit_uncached
+def step_points(
+    kernel_arrays,
+    par,
+    S,
+    start,
+    centre,
+    mode,
+    given,
+    logits,
+    exps,
+    rng,
+    autoreset,
+    out,
+    undo,
+    listed,
+    weights,
+):
+    """``step_all`` for the option sets where every empty point is one move, without lists."""
+    points, inner, lines, line_len, tria, dirs8 = kernel_arrays
+    rewards, ended, chosen = out
+    if mode == GIVEN:  # refused before anything is played (a finished game takes any)
+        for b in range(S.shape[0]):
+            which = open_points(par, S[b])
+            a = given[b]
+            if which == CENTRE_ONLY:
+                if a != centre:
+                    return b
+            elif which != NONE and not (0 <= a < par[P_NPOINTS] and takes(points, inner, S[b], which, a)):
+                return b
+    for b in range(S.shape[0]):
+        rewards[b, :] = 0.0
+        s = S[b]
+        chosen[b] = -1
+        which = open_points(par, s)
+        ended[b] = which == NONE
+        if which == NONE:
+            continue
+        if mode == GIVEN:
+            j = given[b]
+        else:
+            j = draw_point(points, inner, par, s, which, centre, mode, logits, exps, b, rng, listed, weights)
+        chosen[b] = j
+        play_scored(kernel_arrays, par, s, b, points[j], undo, start, autoreset, out)
     return -1
 
 
 @njit_uncached
-def observe(S, out, points, row_of, col_of):
-    """``actions.py``'s planes for the side to move of every game (seat 0's once over)."""
-    out[:] = 0.0
+def mask_points(points, inner, par, S, centre, mask):
+    """Each game's legal actions as booleans, from its board."""
     for b in range(S.shape[0]):
         s = S[b]
-        players = s[S_PLAYERS]
-        p = s[S_TO_MOVE]
-        if p < 0:
-            p = 0
-        for k in range(points.shape[0]):
-            i = points[k]
-            v = s[HEADER + i]
-            if 0 < v <= players:
-                out[b, (v - 1 - p) % players, row_of[i], col_of[i]] = 1.0
-        for k in range(players):
-            caps = min(1.0, s[S_CAPS + (p + k) % players] / 10)
-            out[b, players + k, :, :] = caps
-        if s[S_RESULT] == ONGOING:
-            out[b, 2 * players, :, :] = 1.0
+        which = open_points(par, s)
+        if which == CENTRE_ONLY or which == NONE:
+            mask[b, :] = False
+            if which == CENTRE_ONLY:
+                mask[b, centre] = True
+            continue
+        for j in range(par[P_NPOINTS]):
+            mask[b, j] = takes(points, inner, s, which, j)
 
 
 @njit_uncached
@@ -118,72 +327,78 @@ class PenteBatch:
         self.game, self.batch = game, batch
         self.players = players or game.players[0]
         self.space = game.actions()
+        #: Every empty point is one move: no lists kept (``VectorEnv`` asks ``write_mask``).
+        self.lists_moves = self.space.choosing
+        #: Room for one game's legal moves in the lists (the kernel's own playouts use as
+        #: much), and their type (codes below 2**26: half the memory a batched step streams
+        #: through).
+        self.width = len(game.geom.points) * 8 + 8 if self.lists_moves else 0
+        self.code_dtype = np.int32
         g = game.geom
         self.point_of = np.full(g.size, -1, np.int64)
         for k, i in enumerate(g.points):
             self.point_of[i] = k
-        self.row_of = np.array(g.row, np.int64)
-        self.col_of = np.array(g.col, np.int64)
         self.choosing = self.space.choosing
+        self.flat = np.array([g.row[i] * g.n + g.col[i] for i in g.points], np.int64)
         self.S = np.zeros((batch, HEADER + g.size), np.int64)
-        self.buf = np.empty(len(g.points) * 256 + 8, np.int64)
+        self.buf = np.empty(len(g.points) * 8 + 8, np.int64)
+        self.weights = np.empty(len(g.points), np.float64)
+        self.exps = np.empty((batch, self.space.size), np.float32) if not self.lists_moves else None
+        self.no_exps = np.zeros((1, 1), np.float32)
+        self.centre = self.point_of[self.kernel.par[P_CENTRE]]
         self.undo = np.empty(HEADER + 2 * 20, np.int64)
+        self.start = self.kernel.state(game.new(self.players))
 
-    def init(self, seed: int = 0) -> None:
+    def set_up(self, seed: int) -> None:
+        """Game b from ``game.new(players, seed=seed + b)``."""
         for b in range(self.batch):
             self.S[b] = self.kernel.state(self.game.new(self.players, seed=seed + b))
 
-    def legal_action_mask(self) -> np.ndarray:
-        out = np.zeros((self.batch, self.space.size), np.bool_)
+    def refresh(self, buffers) -> None:
+        if not self.lists_moves:
+            return
         k = self.kernel
-        masks(k.points, k.inner, k.dirs8, k.par, self.S, out, self.point_of, self.choosing, self.buf)
-        return out
+        refresh_all(
+            k.points, k.inner, k.dirs8, k.par, self.S, self.point_of, self.choosing,
+            buffers, self.buf,
+        )  # fmt: skip
 
-    def step(self, actions) -> tuple[np.ndarray, np.ndarray]:
-        """Rewards (B, players) of this step and which games are over (B,)."""
-        actions = np.asarray(actions, np.int64)
-        if actions.shape != (self.batch,):
-            raise QipanError(f"step wants {self.batch} actions, not an array of shape {actions.shape}")
-        rewards = np.zeros((self.batch, self.players), np.float32)
+    def step(self, mode, given, logits, rng, autoreset, buffers, out) -> int:
         k = self.kernel
-        bad = step(
-            k.points,
-            k.inner,
-            k.lines,
-            k.line_len,
-            k.tria,
-            k.dirs8,
-            k.par,
-            self.S,
-            actions,
-            rewards,
-            self.point_of,
-            self.choosing,
-            self.buf,
-            self.undo,
-        )
-        if bad >= 0:
-            raise IllegalMove(
-                f"game {bad}: action {int(actions[bad])} is not a legal move (games {bad}.. unplayed)"
-            )
-        return rewards, self.terminated()
+        arrays = (k.points, k.inner, k.lines, k.line_len, k.tria, k.dirs8)
+        if not self.lists_moves:
+            exps = self.no_exps
+            if mode == LOGITS:  # NumPy's exp runs in SIMD over the batch; the kernel's, one by one
+                exps = self.exps
+                np.subtract(logits, logits.max(axis=1, keepdims=True), out=exps)
+                np.exp(exps, out=exps)
+            return step_points(
+                arrays, k.par, self.S, self.start, self.centre,
+                mode, given, logits, exps, rng, autoreset, out, self.undo, self.buf, self.weights,
+            )  # fmt: skip
+        return step_all(
+            arrays, k.par, self.S, self.start, self.point_of, self.choosing,
+            mode, given, logits, rng, autoreset, buffers, out, self.undo, self.buf,
+        )  # fmt: skip
 
-    def terminated(self) -> np.ndarray:
+    def write_mask(self, mask) -> None:
+        """The legal actions into ``mask`` from the boards (``lists_moves`` false)."""
+        k = self.kernel
+        mask_points(k.points, k.inner, k.par, self.S, self.centre, mask)
+
+    def observe(self, out) -> None:
+        observe_all(self.S, out.reshape(self.batch, out.shape[1], -1), self.kernel.points, self.flat)
+
+    def over(self) -> np.ndarray:
         return self.S[:, S_RESULT] != ONGOING
 
-    def current_player(self) -> np.ndarray:
-        return np.where(self.terminated(), -1, self.S[:, S_TO_MOVE])
-
-    def observe(self) -> np.ndarray:
-        out = np.zeros((self.batch, *self.space.observation_shape(self.players)), np.float32)
-        k = self.kernel
-        observe(self.S, out, k.points, self.row_of, self.col_of)
-        return out
+    def to_move(self) -> np.ndarray:
+        return np.where(self.over(), -1, self.S[:, S_TO_MOVE])
 
     def random_steps(self, steps: int, seed: int) -> int:
         """``steps`` random moves in every game (finished games restart): the benchmark."""
         k = self.kernel
-        start = k.state(self.game.new(self.players))
+        start = self.start
         rng = np.array([seed_word(seed)], np.uint64)
         return int(
             random_steps(

@@ -10,7 +10,7 @@ import json
 
 from ...core import CHANCE, QipanError, RecordError
 from ...core.formats import RecordFormat
-from ...core.records import Record, check_players, parse_json
+from ...core.records import Record, check_players, outcome_from_dict, parse_json
 from .board import SIDE_NAMES
 
 FORMAT = "pipemania-level/1"
@@ -68,7 +68,6 @@ def level_record(state) -> dict:
 
 def to_record(data: dict) -> Record:
     """A qipan Record (chance draws interleaved with the actions) from a §3.7 record."""
-    from ...core.outcome import Outcome
     from ...core.registry import load
 
     if not isinstance(data, dict) or data.get("format") != FORMAT:
@@ -107,7 +106,8 @@ def to_record(data: dict) -> Record:
         options=data.get("options", {}),
         players=players,
         moves=moves,
-        result=Outcome.from_dict(result) if result else state.outcome,
+        # The recorded result goes through the core records' checks, as every format's does.
+        result=outcome_from_dict(result, players) if result else state.outcome,
         seed=data["supply"].get("seed"),
     )
     if "scores" in data and list(state.scores) != list(data["scores"]):

@@ -189,13 +189,9 @@ def _board_svg(state: PipeManiaState, board: Board, ox: float, oy: float, target
 def svg(state: PipeManiaState) -> str:
     boards = state.boards
     lv = boards[0].level
-    width = 20 + len(boards) * (lv.cols * SIZE + 30) + 150
-    height = 54 + lv.rows * SIZE + 60
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" class="qipan pipemania">',
-        f'<rect width="{width}" height="{height}" fill="#eef2f5"/>',
-    ]
+    # The panel (scores, dispensers, buttons) goes below the boards, not beside them: the
+    # picture then stays narrow enough for a phone to show grid and queue at once.
+    width = max(20 + len(boards) * (lv.cols * SIZE + 30), 300)
     # Click targets: the cells where the player to move can place, and the choices.
     cell_targets: dict[int, dict[int, str]] = {i: {} for i in range(len(boards))}
     extra: list[str] = []
@@ -208,35 +204,44 @@ def svg(state: PipeManiaState) -> str:
                 extra.append(move.path[0])
             if len(move.path) > 1 and move.path[1] not in extra:
                 extra.append(move.path[1])
+    body: list[str] = []
     for i, board in enumerate(boards):
-        out.extend(_board_svg(state, board, 20 + i * (lv.cols * SIZE + 30), 44, cell_targets[i]))
-    # The side panel: scores, dispensers and the buttons (pass, hurry, piece choices).
-    px = 20 + len(boards) * (lv.cols * SIZE + 30)
-    y = 56  # below the boards' status lines
+        body.extend(_board_svg(state, board, 20 + i * (lv.cols * SIZE + 30), 44, cell_targets[i]))
+    px, y = 20, 44 + lv.rows * SIZE + 22
     for p in range(state.num_players):
-        out.append(
+        body.append(
             f'<text x="{px}" y="{y}" font-size="12" fill="{_COLOURS[p]}">P{p + 1}: {state.scores[p]}</text>'
         )
-        y += 6
-        if state.uses_queue():
+        if state.uses_queue():  # each dispenser a row, to the right of the score
             for k in range(len(state.dispensers[p])):
                 for j, pid in enumerate(state.queue(p, k)):
-                    out.extend(_piece_svg(pid, 0, px + j * 22, y, 20))
-                y += 24
-        y += 10
-    for target in extra:
+                    body.extend(_piece_svg(pid, 0, px + 70 + j * 22, y - 15 + k * 24, 20))
+            y += 24 * max(0, len(state.dispensers[p]) - 1)
+        y += 28
+    bx = px
+    for target in extra:  # the buttons in rows
+        if bx + 60 > width - 10:
+            bx, y = px, y + 26
         label = {"pass": "pass", "hurry": "hurry"}.get(target, target)
-        out.append(
-            f'<rect x="{px}" y="{y}" width="60" height="22" fill="#fff" stroke="#333" class="button" '
+        body.append(
+            f'<rect x="{bx}" y="{y - 15}" width="60" height="22" fill="#fff" stroke="#333" class="button" '
             f'data-target="{_xml(target)}"/>'
         )
         if target in PIPE_IDS:
-            out.extend(_piece_svg(target, 0, px + 38, y + 1, 20))
-        out.append(f'<text x="{px + 4}" y="{y + 15}" font-size="12">{_xml(label)}</text>')
-        y += 26
-    out.append(f"<title>{_xml(text(state).splitlines()[-1])}</title>")
-    out.append("</svg>")
-    return "\n".join(out)
+            body.extend(_piece_svg(target, 0, bx + 38, y - 14, 20))
+        body.append(f'<text x="{bx + 4}" y="{y}" font-size="12">{_xml(label)}</text>')
+        bx += 66
+    height = y + (20 if extra else 0)
+    return "\n".join(
+        [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" class="qipan pipemania">',
+            f'<rect width="{width}" height="{height}" fill="#eef2f5"/>',
+            *body,
+            f"<title>{_xml(text(state).splitlines()[-1])}</title>",
+            "</svg>",
+        ]
+    )
 
 
 def _xml(text: str) -> str:

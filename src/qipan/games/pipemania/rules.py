@@ -32,9 +32,10 @@ class PipeManiaGame(Game):
     players = (1, 2)
     #: The real-time terminal front-end (``qipan play pipemania``).
     terminal = "qipan.games.pipemania.terminal:run"
-    #: Played in real time, a tick lasts a quarter of a second: level 1's countdown of 30
-    #: ticks is then 7.5 s and its flow steps every 2 s (the terminal's pace since it was made).
-    realtime_tick = 0.25
+    #: Played in real time, a tick lasts half a second: level 1's countdown of 30 ticks is
+    #: then 15 s and its flow steps every 4 s, time for a newcomer to read the queue and lay a
+    #: first line (at a quarter of a second a first game was over in about 10 s).
+    realtime_tick = 0.5
     #: A seat that lets a tick pass passes: "-" is legal for every player at every tick
     #: (the only action during ticks lost to a replacement).
     idle_move = PASS.text

@@ -4,10 +4,11 @@ from ...agents.base import AgentSpec, register_agent
 from ...core import GameSpec, Option, register
 from ...core.formats import register_format
 from ...core.registry import register_command
-from .agent import OPTIONS as AGENT_OPTIONS
-from .agent import TantrixAgent, TantrixClassicAgent
+from .agent import TantrixAgent
+from .classic import TantrixClassicAgent
 from .records import FORMAT
 from .rules import TantrixGame, TantrixState
+from .search import OPTIONS as AGENT_OPTIONS
 from .solitaire import SolitaireGame, SolitaireState
 
 _OPTIONS = (
@@ -27,6 +28,14 @@ _OPTIONS = (
     ),
     Option("doubles", bool, False, "4 players in two teams; partners sit opposite and share a colour"),
     Option("colours", str, "", "the players' colours in seat order, e.g. RY (default RYGB)"),
+    Option(
+        "forced_space",
+        str,
+        "any_three",
+        "any_three: a space touching three tiles is forced (official); consecutive: only three "
+        "consecutive sides (the seed)",
+        choices=("any_three", "consecutive"),
+    ),
 )
 _SOLITAIRE_OPTIONS = (
     Option(
@@ -68,6 +77,12 @@ _ALL = (
     TANTRIX,
     TANTRIX.preset("tantrix-tournament", "Tantrix (tournament setup)", players=(2,), setup="tournament"),
     TANTRIX.preset("tantrix-doubles", "Tantrix doubles", players=(4,), doubles=True),
+    TANTRIX.preset(
+        "tantrix-seed-spaces",
+        "Tantrix (the seed's forced spaces)",
+        "Tantrix where only a space with tiles on three consecutive sides is forced, as the seed counts it",
+        forced_space="consecutive",
+    ),
     SOLITAIRE,
     SOLITAIRE.preset("tantrix-discovery", "Tantrix Discovery puzzle", puzzle="discovery"),
     SOLITAIRE.preset("tantrix-flower", "Tantrix Flower puzzle", puzzle="flower"),

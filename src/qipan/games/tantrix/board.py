@@ -97,8 +97,27 @@ def neighbour_counts(occupied) -> dict[Cell, int]:
     return counts
 
 
-def geometry_allows(occupied, counts: dict[Cell, int], cell: Cell) -> bool:
+def three_in_a_row(cell: Cell, occupied) -> bool:
+    """Do three consecutive sides of ``cell`` touch tiles (``occupied``: a container of
+    cells)? The seed's forced space, "a notch formed by three consecutive sides"
+    (option ``forced_space=consecutive``, rules 4.5.1)."""
+    taken = [nb in occupied for nb in neighbours(cell)]
+    return any(taken[d] and taken[(d + 1) % 6] and taken[(d + 2) % 6] for d in range(6))
+
+
+class AnyOf:
+    """Membership in either of two containers (the tiles and the virtually filled cells)."""
+
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+    def __contains__(self, item) -> bool:
+        return item in self.a or item in self.b
+
+
+def geometry_allows(occupied, counts: dict[Cell, int], cell: Cell, consecutive: bool = False) -> bool:
     """The colour-blind closure test of R2 + R3 (rules 4.5.4) for placing at ``cell``.
+    ``consecutive``: a forced space is the seed's (three consecutive sides), not any three.
 
     ``occupied`` holds the occupied cells, ``counts`` their empty neighbours' counts.
     Virtually fill forced spaces one at a time, the lowest first; the placement is illegal
@@ -109,7 +128,11 @@ def geometry_allows(occupied, counts: dict[Cell, int], cell: Cell) -> bool:
     cannot bring it to 3), and two forced spaces touching is checked when a space
     becomes forced (they touch from then until one is filled, which fails anyway)."""
     get = counts.get
+    virtual = {cell}
+    around = AnyOf(occupied, virtual) if consecutive else None
     forced = {c for c, n in counts.items() if n >= 3 and c != cell}
+    if consecutive:
+        forced = {c for c in forced if three_in_a_row(c, occupied)}
     touching = any(nb in forced for f in forced for nb in neighbours(f))
     extra = {cell: _VIRTUAL}  # virtually filled cells and the empty ones they touch
     filled = cell
@@ -123,6 +146,8 @@ def geometry_allows(occupied, counts: dict[Cell, int], cell: Cell) -> bool:
             if total >= 3:
                 if total >= 4:
                     return False
+                if consecutive and not three_in_a_row(nb, around):
+                    continue  # three tiles, not on consecutive sides: no forced space
                 if not touching:
                     touching = any(other in forced for other in neighbours(nb))
                 forced.add(nb)
@@ -133,6 +158,7 @@ def geometry_allows(occupied, counts: dict[Cell, int], cell: Cell) -> bool:
         filled = min(forced)
         forced.discard(filled)
         extra[filled] = _VIRTUAL
+        virtual.add(filled)
 
 
 #: ``geometry_allows``' extra count of a virtually filled cell: never forced again.
@@ -313,6 +339,8 @@ class Layout:
     #: ``geometry_allows`` by space for the table as it is; a fresh dict (never cleared in
     #: place, so copies that share one see only answers for their own table) at every change.
     _geometry: dict[Cell, bool] | None = None
+    #: Forced spaces are the seed's, three consecutive sides (``forced_space=consecutive``).
+    consecutive_forced: bool = False
 
     #: The tiles that fit each space (``fitting`` of its sides) for the table as it is: a
     #: fresh dict at every change, keeping the spaces the change does not touch (the new
@@ -337,6 +365,13 @@ class Layout:
             for nb in neighbours(cell):
                 known.pop(nb, None)
 
+    def is_forced(self, cell: Cell, touching: int) -> bool:
+        """Whether the space ``cell`` with ``touching`` tiles around it is a forced space:
+        three or more tiles (official), on three consecutive sides (the seed's option)."""
+        if touching < 3:
+            return False
+        return not self.consecutive_forced or three_in_a_row(cell, self.edges)
+
     def geometry_ok(self, cell: Cell) -> bool:
         """``geometry_allows`` on this table, remembered until a tile is placed or taken
         away: the draws and the steps of a turn ask again for the same spaces."""
@@ -345,7 +380,7 @@ class Layout:
             known = self._geometry = {}
         ok = known.get(cell)
         if ok is None:
-            ok = known[cell] = geometry_allows(self.edges, self.counts, cell)
+            ok = known[cell] = geometry_allows(self.edges, self.counts, cell, self.consecutive_forced)
         return ok
 
     def _copy_parts(self, new) -> None:

@@ -161,11 +161,13 @@ def _liveness(state, cell: Cell, unplaced, cache: dict, weights: Weights, geomet
         live = _count_fits(state.space_fits(cell), unplaced, weights.fit_full) / weights.fit_full
     if live and not state.endgame:
         if geometry is None:
-            allowed = geometry_allows(edges, state.counts, cell)
+            allowed = geometry_allows(edges, state.counts, cell, state.consecutive_forced)
         else:
             allowed = geometry.get(cell)
             if allowed is None:
-                allowed = geometry[cell] = geometry_allows(edges, state.counts, cell)
+                allowed = geometry[cell] = geometry_allows(
+                    edges, state.counts, cell, state.consecutive_forced
+                )
         if not allowed:
             live *= weights.restricted_end
     cache[cell] = live
@@ -291,7 +293,7 @@ def _best_join(
             continue
         if not _liveness(state, cell, unplaced, cache, weights, geometry):
             continue
-        if state.counts.get(cell, 0) >= 3:
+        if state.is_forced(cell, state.counts.get(cell, 0)):
             chance = weights.join_forced
         elif hands and _fits_space(state, cell, hands, geometry):
             chance = weights.join_open + (weights.rival_join if rival else 0.0)
@@ -311,7 +313,7 @@ def _join_chance(state, cell: Cell, unplaced, hands, cache, weights: Weights, ge
     """The chance ``_best_join`` gives a join in ``cell`` (0 if no remaining tile fits it)."""
     if not _fillable(state, cell, unplaced, cache, weights, geometry):
         return 0.0
-    if state.counts.get(cell, 0) >= 3:
+    if state.is_forced(cell, state.counts.get(cell, 0)):
         return weights.join_forced
     if hands and _fits_space(state, cell, hands, geometry):
         return weights.join_open + (weights.rival_join if rival else 0.0)

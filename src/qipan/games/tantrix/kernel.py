@@ -731,6 +731,8 @@ class TantrixKernel:
 
     #: The generic agents search on the reference rules (the ``tantrix`` agent uses this kernel).
     searches: tuple[str, ...] = ()
+    #: Its optional members (``qipan.fast.KernelOptions``).
+    provides = frozenset({"moves_of", "snapshot_of"})
 
     def __init__(self, game):
         self.game = game
@@ -952,12 +954,12 @@ class Playouts:
 
 
 def kernel_for(game):
-    """The kernel of ``game``'s rule set, or None when kernels are off (every option is
-    covered)."""
+    """The kernel of ``game``'s rule set, or None when kernels are off or the rules use the
+    seed's forced spaces (``forced_space=consecutive``: every other option is covered)."""
     from ...fast import enabled
 
-    if not enabled():
-        return None
+    if not enabled(game.family) or game.options.get("forced_space", "any_three") != "any_three":
+        return None  # the seed's forced spaces: the reference rules only
     options = game.options
     key = (options["setup"], options["tiebreak"], bool(options["doubles"]), options["colours"].upper())
     kernel = _KERNELS.get(key)

@@ -11,6 +11,7 @@ import random
 from bisect import insort
 
 from ...core import CHANCE, Game, IllegalMove, Move, Outcome, State
+from ...core.errors import OptionError
 from .board import (
     ALL_NUMBERS,
     DEAL,
@@ -18,10 +19,12 @@ from .board import (
     ORDER,
     ORIENTED,
     PLAY,
+    AnyOf,
     Cell,
     Layout,
     best_tracks,
     neighbours,
+    three_in_a_row,
     track_value,
     tracks,
 )
@@ -38,6 +41,13 @@ class TantrixGame(Game):
     pictures = (("tiles", "qipan.games.tantrix.render:gallery_svg"),)  # the 56 tiles by number
 
     def __init__(self, **options):
+        forced_space = options.pop("forced_space", "any_three")
+        if forced_space not in ("any_three", "consecutive"):
+            raise OptionError(f"forced_space must be any_three or consecutive, not {forced_space!r}")
+        if forced_space != "any_three":  # only when set: the default game's options stay as they were
+            options["forced_space"] = forced_space
+        #: The seed's forced space (three consecutive sides) instead of the official any three.
+        self.consecutive_forced = forced_space == "consecutive"
         options.setdefault("setup", "casual")
         options.setdefault("tiebreak", "draw")
         options.setdefault("doubles", False)
@@ -95,6 +105,7 @@ class TantrixGame(Game):
 class TantrixState(Layout, State):
     def __init__(self, game: TantrixGame, players: int, bag=ALL_NUMBERS):
         super().__init__(game, players)
+        self.consecutive_forced = game.consecutive_forced
         self.colours = game.colours_for(players)
         self.board: dict[Cell, tuple[int, int]] = {}
         #: Oriented edge string of every occupied cell.
@@ -121,7 +132,7 @@ class TantrixState(Layout, State):
 
     @property
     def forced_spaces(self) -> list[Cell]:
-        return sorted(c for c, n in self.counts.items() if n >= 3)
+        return sorted(c for c, n in self.counts.items() if self.is_forced(c, n))
 
     @property
     def draw_pending(self) -> bool:
@@ -189,7 +200,7 @@ class TantrixState(Layout, State):
         if forced:
             return self.forced_spaces
         # A space where some tile could legally go would have been a fill in step 1.
-        return sorted(c for c, n in self.counts.items() if n < 3)
+        return sorted(c for c, n in self.counts.items() if not self.is_forced(c, n))
 
     def _placements(self, player: int, forced: bool):
         """The legal placements in order."""
@@ -267,6 +278,8 @@ class TantrixState(Layout, State):
         for d, nb in enumerate(neighbours(cell)):
             if nb in self.edges or self.counts.get(nb, 0) + 1 < 3:
                 continue
+            if self.consecutive_forced and not three_in_a_row(nb, AnyOf(self.edges, (cell,))):
+                continue  # not forced by the seed's definition
             seen: dict[str, int] = {}
             for d2, nb2 in enumerate(neighbours(nb)):
                 e = self.edges.get(nb2)

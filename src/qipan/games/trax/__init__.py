@@ -1,5 +1,5 @@
 """Trax: unlimited (Supertrax), 8×8 and Loop Trax, with official notation and the
-GnuTrax ``.trx`` record format. Rules: ``shared/rules/trax.md``."""
+GnuTrax ``.trx`` record format. Rules: ``rules.en.md`` beside this file."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from ...agents.base import AgentSpec, register_agent
 from ...core.formats import register_format
 from ...core.registry import GameSpec, Option, register
 from .agent import TraxAgent
-from .classic import ClassicTraxAgent
+from .classic import TraxClassicAgent
 from .records import ANNOTATED_FORMAT, TRX_FORMAT, TSV_FORMAT
 from .rules import LINE_RULES, SIMULTANEOUS, VARIANTS, TraxGame, TraxState
 
@@ -70,7 +70,7 @@ register_agent(
 register_agent(
     AgentSpec(
         "trax-classic",
-        ClassicTraxAgent,
+        TraxClassicAgent,
         "The Trax alpha-beta agent before issue 17, kept unchanged as the fixed reference",
         families=("trax",),
         players=(2,),
@@ -78,4 +78,4 @@ register_agent(
     )
 )
 
-__all__ = ["ClassicTraxAgent", "TraxAgent", "TraxGame", "TraxState"]
+__all__ = ["TraxClassicAgent", "TraxAgent", "TraxGame", "TraxState"]

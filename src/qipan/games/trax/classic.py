@@ -19,7 +19,7 @@ WIN = 1000.0
 DEFAULT_TIME = 1.0
 
 
-class ClassicTraxAgent(Agent):
+class TraxClassicAgent(Agent):
     name = "trax-classic"
 
     def select(self, state: TraxState) -> Move:

@@ -11,7 +11,8 @@ the threats the Trax literature names (rules §2.8):
 Gaps count free moves, the forced tiles they set off included in the move. The patterns
 are estimates; only the search proves a win.
 
-``evaluate`` turns them into a score; the search in ``agent.py`` finds the real wins."""
+``evaluate`` turns them into a score (``evaluate_without_win`` when the side to move is known
+to have no immediate win); the search in ``search.py`` finds the real wins."""
 
 from __future__ import annotations
 
@@ -148,6 +149,28 @@ def evaluate(board: Board, player: int, to_move: int | None, lines: bool = True)
     return value if player == mover else -value
 
 
+def evaluate_without_win(board: Board, mover: int, lines: bool = True, tracks=None) -> float:
+    """``evaluate`` for a position where ``mover`` (to move) is known to have no immediate win
+    (the ``trax`` search checks that first): the mover's own one-tile threats are then not
+    wins but blocked or illusory, so they count like the other tracks. In (-1, 1) for
+    ``mover``; ``tracks`` are ``open_tracks(board, lines)`` if already known."""
+    score = 0.0
+    threats = 0  # the opponent's tracks one tile from a win
+    for track in open_tracks(board, lines) if tracks is None else tracks:
+        gap = track.gap
+        v = GAP_VALUE.get(gap, 0.0)
+        if track.threat() == L_SHAPE:
+            v += 0.06
+        if track.colour == mover:
+            score += 0.6 * v if gap == 1 else v  # a one-tile threat that cannot be played now
+        else:
+            score -= v
+            threats += gap == 1
+    # Two threats of the opponent are hard to stop with one tile.
+    score -= 0.8 if threats >= 2 else 0.25 * threats
+    return math.tanh(score)
+
+
 def hot_cells(board: Board, tracks: list[Track], limit: int = 3) -> dict[int, int]:
     """Empty cells at the ends of tracks that are near a win, with the smallest gap seen:
     the places where moves matter most (for ordering)."""
@@ -175,6 +198,7 @@ __all__ = [
     "LOOP",
     "Track",
     "evaluate",
+    "evaluate_without_win",
     "open_tracks",
     "order_moves",
     "threat_counts",

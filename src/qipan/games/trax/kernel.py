@@ -17,7 +17,9 @@ first) on ``stk``; ``unmake`` pops them and restores the saved area."""
 
 from __future__ import annotations
 
-from ...fast import njit, np, rand_below, seed_word
+from typing import NamedTuple
+
+from ...fast import njit, njit_typed, np, rand_below, seed_word
 from .board import (
     BITS,
     COLOUR,
@@ -473,8 +475,40 @@ GAP_VALUE = np.array([0.0, 0.30, 0.12, 0.05, 0.02, 0.01], np.float64)
 FAR = 99
 
 
-def workspace(limited: bool, lines: bool, draw_both: bool, span: bool, seed: int = 0x7A1C5) -> tuple:
-    """The board and search arrays in the order every function unpacks them (``W``)."""
+class SearchArrays(NamedTuple):
+    """The board and search arrays every search function takes (as ``W``), by name: Numba
+    compiles a ``NamedTuple`` of arrays as it does a plain tuple."""
+
+    cells: np.ndarray  # the board window
+    bb: np.ndarray  # the tile area and the stack top
+    par: np.ndarray  # the rules (``P_*``)
+    stk: np.ndarray  # the tiles placed, turn by turn
+    todo: np.ndarray  # the forced-play work list
+    mark: np.ndarray  # ``wins_code``'s marks
+    ends: np.ndarray  # ``open_tracks``' marks
+    near_stamp: np.ndarray  # ``hot_cells``: which cells hold a value this time
+    near_value: np.ndarray  # ``hot_cells``: the smallest gap at each cell
+    st: np.ndarray  # counters and flags (``ST_*``)
+    mv: np.ndarray  # the moves of each ply
+    key: np.ndarray  # their ordering keys
+    ub: np.ndarray  # the area saved by each ply's move
+    killers: np.ndarray  # two killer moves per ply
+    history: np.ndarray  # the history score by move code
+    zobrist: np.ndarray  # the Zobrist keys by move code
+    side_keys: np.ndarray  # the side to move's keys, then the threat search's depth keys
+    tt_keys: np.ndarray  # the transposition table: keys
+    tt_values: np.ndarray  # values
+    tt_info: np.ndarray  # depth, flag, move
+    win_keys: np.ndarray  # the immediate-win table: keys
+    win_moves: np.ndarray  # the winning move (code) or -1
+    vcf_keys: np.ndarray  # the threat-search table: keys
+    vcf_moves: np.ndarray  # its result
+    tracks: np.ndarray  # ``open_tracks``' rows (``T_*`` columns)
+    root_values: np.ndarray  # the root moves' values
+
+
+def workspace(limited: bool, lines: bool, draw_both: bool, span: bool, seed: int = 0x7A1C5) -> SearchArrays:
+    """A new workspace for these rules (``seed`` for the Zobrist keys)."""
     rng = np.random.default_rng(seed)
 
     def keys(n):
@@ -484,52 +518,38 @@ def workspace(limited: bool, lines: bool, draw_both: bool, span: bool, seed: int
     par[P_LIMITED], par[P_LINES], par[P_DRAW_BOTH], par[P_SPAN] = limited, lines, draw_both, span
     st = np.zeros(16, np.int64)
     st[ST_HINT] = st[ST_HINT + 1] = -1
-    return (
-        np.full(NCELL, EMPTY, np.int64),  # cells
-        np.zeros(8, np.int64),  # bb
-        par,
-        np.zeros(NCELL + 8, np.int64),  # stk
-        np.zeros(4 * NCELL + 8, np.int64),  # todo
-        np.zeros(NCELL, np.int64),  # mark (wins_code)
-        np.zeros(4 * NCELL, np.int64),  # ends (open_tracks)
-        np.zeros(NCELL, np.int64),  # near stamps
-        np.zeros(NCELL, np.int64),  # near values
-        st,
-        np.zeros((MAX_PLY, MAX_MOVES), np.int64),  # mv
-        np.zeros((MAX_PLY, MAX_MOVES), np.int64),  # key
-        np.zeros((MAX_PLY, 4), np.int64),  # ub: the area saved by each ply's move
-        np.full((MAX_PLY, 2), -1, np.int64),  # killers
-        np.zeros(NCELL * 8, np.int64),  # history
-        keys(NCELL * 8),  # zobrist keys by code
-        keys(2 + 16),  # side keys, then threat-search depth keys
-        np.zeros(1 << TT_BITS, np.uint64),  # table keys
-        np.zeros(1 << TT_BITS, np.float64),  # table values
-        np.zeros((1 << TT_BITS, 3), np.int64),  # table depth, flag, move
-        np.zeros(1 << WIN_BITS, np.uint64),  # immediate-win keys
-        np.zeros(1 << WIN_BITS, np.int64),  # immediate win (code or -1)
-        np.zeros(1 << VCF_BITS, np.uint64),  # threat-search keys
-        np.zeros(1 << VCF_BITS, np.int64),  # threat-search result
-        np.zeros((MAX_TRACKS, 5), np.int64),  # tr
-        np.zeros(MAX_MOVES, np.float64),  # root values
+    return SearchArrays(
+        cells=np.full(NCELL, EMPTY, np.int64),
+        bb=np.zeros(8, np.int64),
+        par=par,
+        stk=np.zeros(NCELL + 8, np.int64),
+        todo=np.zeros(4 * NCELL + 8, np.int64),
+        mark=np.zeros(NCELL, np.int64),
+        ends=np.zeros(4 * NCELL, np.int64),
+        near_stamp=np.zeros(NCELL, np.int64),
+        near_value=np.zeros(NCELL, np.int64),
+        st=st,
+        mv=np.zeros((MAX_PLY, MAX_MOVES), np.int64),
+        key=np.zeros((MAX_PLY, MAX_MOVES), np.int64),
+        ub=np.zeros((MAX_PLY, 4), np.int64),
+        killers=np.full((MAX_PLY, 2), -1, np.int64),
+        history=np.zeros(NCELL * 8, np.int64),
+        zobrist=keys(NCELL * 8),
+        side_keys=keys(2 + 16),
+        tt_keys=np.zeros(1 << TT_BITS, np.uint64),
+        tt_values=np.zeros(1 << TT_BITS, np.float64),
+        tt_info=np.zeros((1 << TT_BITS, 3), np.int64),
+        win_keys=np.zeros(1 << WIN_BITS, np.uint64),
+        win_moves=np.zeros(1 << WIN_BITS, np.int64),
+        vcf_keys=np.zeros(1 << VCF_BITS, np.uint64),
+        vcf_moves=np.zeros(1 << VCF_BITS, np.int64),
+        tracks=np.zeros((MAX_TRACKS, 5), np.int64),
+        root_values=np.zeros(MAX_MOVES, np.float64),
     )
 
 
-def _signed(*args):
-    """``numba.njit`` with the signature ``args`` (result first; "W" is the workspace)."""
-    from ...fast import HAVE_NUMBA
-
-    if not HAVE_NUMBA:
-        return lambda fn: fn
-    import numba
-
-    names = {
-        "W": numba.typeof(workspace(False, True, False, False)),
-        "i8": numba.int64,
-        "u8": numba.uint64,
-        "f8": numba.float64,
-    }
-    types = [names[a] for a in args]
-    return numba.njit(types[0](*types[1:]), cache=True, nogil=True)
+#: ``numba.njit`` with the signature named by its arguments (result first; "W" is the workspace).
+_signed = njit_typed(lambda numba: {"W": numba.typeof(workspace(False, True, False, False))})
 
 
 @njit
@@ -555,8 +575,8 @@ def _sort(mv, key, n):
 def make(W, code, ply, h):
     """Play the free placement ``code`` with its forced plays (area saved in ``ub[ply]``).
     Returns (tiles placed, 0 for an illegal turn; the new hash)."""
-    cells, bb, stk, todo = W[0], W[1], W[3], W[4]
-    ub, zob = W[12], W[15]
+    cells, bb, stk, todo = W.cells, W.bb, W.stk, W.todo
+    ub, zob = W.ub, W.zobrist
     n = place(cells, bb, stk, todo, code >> 3, code & 7)
     if n == 0:
         return 0, h
@@ -571,26 +591,26 @@ def make(W, code, ply, h):
 
 @njit
 def take_back(W, ply, n):
-    unmake(W[0], W[1], W[3], W[1][B_SP] - n, W[12][ply])
+    unmake(W.cells, W.bb, W.stk, W.bb[B_SP] - n, W.ub[ply])
 
 
 @njit
 def _result(W, n, mover):
     """``turn_result`` of the turn just made (its ``n`` tiles on top of the stack)."""
-    cells, bb, par, stk = W[0], W[1], W[2], W[3]
-    return turn_result(cells, bb, par, stk, bb[B_SP] - n, n, mover, W[5], W[9], ST_STAMP)
+    cells, bb, par, stk = W.cells, W.bb, W.par, W.stk
+    return turn_result(cells, bb, par, stk, bb[B_SP] - n, n, mover, W.mark, W.st, ST_STAMP)
 
 
 @njit
 def _full(W):
-    return W[2][P_LIMITED] and W[1][B_COUNT] >= LIMIT * LIMIT
+    return W.par[P_LIMITED] and W.bb[B_COUNT] >= LIMIT * LIMIT
 
 
-# -- tracks and the evaluation (``evaluation.open_tracks``, ``threats.evaluate``) -----------
+# -- tracks and the evaluation (``evaluation.open_tracks``, ``evaluate_without_win``) -------
 @njit
 def open_tracks(W):
     """Every track with two open ends into ``tr``; returns how many."""
-    cells, bb, par, ends, st, tr = W[0], W[1], W[2], W[6], W[9], W[24]
+    cells, bb, par, ends, st, tr = W.cells, W.bb, W.par, W.ends, W.st, W.tracks
     st[ST_ENDS] += 1
     stamp = st[ST_ENDS]
     lines = par[P_LINES]
@@ -658,8 +678,8 @@ def _is_l_threat(tr, i):
 
 @njit
 def evaluate(W, mover):
-    """``threats.evaluate``: in (-1, 1) for ``mover`` (to move, without an immediate win)."""
-    tr = W[24]
+    """``evaluation.evaluate_without_win``: in (-1, 1) for ``mover`` (to move, without an immediate win)."""
+    tr = W.tracks
     nt = open_tracks(W)
     score = 0.0
     threats = 0
@@ -681,7 +701,7 @@ def evaluate(W, mover):
 @njit
 def hot_cells(W, nt, limit):
     """``evaluation.hot_cells`` into the near arrays: returns the stamp marking its cells."""
-    tr, nst, nval, st = W[24], W[7], W[8], W[9]
+    tr, nst, nval, st = W.tracks, W.near_stamp, W.near_value, W.st
     st[ST_NEAR] += 1
     stamp = st[ST_NEAR]
     for i in range(nt):
@@ -712,7 +732,7 @@ def _may_finish_line(bb, par, pos):
 @njit
 def _wins_with(W, code, mover):
     """Does the free placement ``code`` win at once for ``mover``? The board left as it was."""
-    cells, bb, par, stk, todo, st = W[0], W[1], W[2], W[3], W[4], W[9]
+    cells, bb, par, stk, todo, st = W.cells, W.bb, W.par, W.stk, W.todo, W.st
     pos = code >> 3
     n = place(cells, bb, stk, todo, pos, code & 7)
     if n == 0:
@@ -722,7 +742,7 @@ def _wins_with(W, code, mover):
     bb[B_MINR], bb[B_MAXR] = min(saved[0], r), max(saved[1], r)
     bb[B_MINC], bb[B_MAXC] = min(saved[2], c), max(saved[3], c)
     base = bb[B_SP]
-    result = turn_result(cells, bb, par, stk, base, n, mover, W[5], st, ST_STAMP)
+    result = turn_result(cells, bb, par, stk, base, n, mover, W.mark, st, ST_STAMP)
     bb[B_MINR], bb[B_MAXR], bb[B_MINC], bb[B_MAXC] = saved
     rollback(cells, bb, stk, n)
     return result == 1
@@ -750,12 +770,12 @@ def _is_free_placement(cells, bb, par, code):
 def winning_move(W, mover, hint, ply):
     """The first free placement (``hint`` first) that wins at once for ``mover``, or -1;
     ``mv[ply]`` is its scratch row."""
-    cells, bb, par = W[0], W[1], W[2]
+    cells, bb, par = W.cells, W.bb, W.par
     if hint >= 0 and _is_free_placement(cells, bb, par, hint) and _wins_with(W, hint, mover):
         return hint
     span = max(bb[B_MAXR] - bb[B_MINR], bb[B_MAXC] - bb[B_MINC]) + 2
     lines_near = par[P_LINES] and (par[P_SPAN] or span >= LINE_SPAN)
-    row = W[10][ply]
+    row = W.mv[ply]
     n = free_placements(cells, bb, par, row)
     for i in range(n):
         code = row[i]
@@ -771,7 +791,7 @@ def winning_move(W, mover, hint, ply):
 @njit
 def win_move(W, h, mover, ply, hint):
     """``ThreatSearch._win_move``: ``winning_move`` cached by position, last win as hint."""
-    st, side, wk, wm = W[9], W[16], W[20], W[21]
+    st, side, wk, wm = W.st, W.side_keys, W.win_keys, W.win_moves
     key = h ^ side[mover]
     slot = np.int64(key & np.uint64(wk.shape[0] - 1))
     if wk[slot] == key:
@@ -788,8 +808,8 @@ def win_move(W, h, mover, ply, hint):
 @njit
 def threat_candidates(W, attacker, ply):
     """``ThreatSearch._threat_candidates`` into ``mv[ply]``, nearest first; returns how many."""
-    cells, bb, par, nst, nval, st, tr = W[0], W[1], W[2], W[7], W[8], W[9], W[24]
-    row, key = W[10][ply], W[11][ply]
+    cells, bb, par, nst, nval, st, tr = W.cells, W.bb, W.par, W.near_stamp, W.near_value, W.st, W.tracks
+    row, key = W.mv[ply], W.key[ply]
     nt = open_tracks(W)
     st[ST_NEAR] += 1
     stamp = st[ST_NEAR]
@@ -821,7 +841,7 @@ def threat_candidates(W, attacker, ply):
 def vcf(W, attacker, depth, ply, h):
     """A move of ``attacker`` (to move) winning by continuous threats at most ``depth``
     attacker moves long, or -1 (also when the budget ran out: see ``st[ST_ABORT]``)."""
-    cells, bb, par, st, side, vk, vm = W[0], W[1], W[2], W[9], W[16], W[22], W[23]
+    cells, bb, par, st, side, vk, vm = W.cells, W.bb, W.par, W.st, W.side_keys, W.vcf_keys, W.vcf_moves
     key = h ^ side[attacker] ^ side[2 + depth]
     slot = np.int64(key & np.uint64(vk.shape[0] - 1))
     if vk[slot] == key:
@@ -833,7 +853,7 @@ def vcf(W, attacker, depth, ply, h):
         _tick(st)
         if st[ST_ABORT]:
             return -1
-        move = W[10][ply, i]
+        move = W.mv[ply, i]
         placed, h2 = make(W, move, ply, h)
         if placed == 0:
             continue
@@ -847,12 +867,12 @@ def vcf(W, attacker, depth, ply, h):
                 # Can the defender stop it, and the threats that may follow?
                 escaped = False
                 any_legal = False
-                replies = free_placements(cells, bb, par, W[10][ply + 1])
+                replies = free_placements(cells, bb, par, W.mv[ply + 1])
                 for j in range(replies):
                     _tick(st)
                     if st[ST_ABORT]:
                         break
-                    placed2, h3 = make(W, W[10][ply + 1, j], ply + 1, h2)
+                    placed2, h3 = make(W, W.mv[ply + 1, j], ply + 1, h2)
                     if placed2 == 0:
                         continue
                     any_legal = True
@@ -920,8 +940,8 @@ def _from_table(value, ply):
 def _order(W, ply, table_move):
     """The free placements into ``mv[ply]``: the table's move, the killers, then by history
     and by the urgent track ends (``ThreatSearch._ordered``)."""
-    cells, bb, par, nst, nval = W[0], W[1], W[2], W[7], W[8]
-    row, key, killers, hist = W[10][ply], W[11][ply], W[13], W[14]
+    cells, bb, par, nst, nval = W.cells, W.bb, W.par, W.near_stamp, W.near_value
+    row, key, killers, hist = W.mv[ply], W.key[ply], W.killers, W.history
     n = free_placements(cells, bb, par, row)
     stamp = hot_cells(W, open_tracks(W), 3)
     for i in range(n):
@@ -942,8 +962,8 @@ def negamax(W, mover, depth, ply, alpha, beta, h, root):
     """Value for ``mover`` (to move). ``root`` > 0: the root, whose ``root`` moves are
     already in ``mv[0]`` in order; each one's value goes to ``rootv`` (exact for the best,
     bounds for the others) and nothing is cut or stored."""
-    st, side, ttk, ttv, tti = W[9], W[16], W[17], W[18], W[19]
-    killers, hist, rootv = W[13], W[14], W[25]
+    st, side, ttk, ttv, tti = W.st, W.side_keys, W.tt_keys, W.tt_values, W.tt_info
+    killers, hist, rootv = W.killers, W.history, W.root_values
     _NOT_ROOT = np.int64(0)  # a typed zero: a literal one breaks the recursive signature
     if st[ST_ABORT]:
         return 0.0
@@ -970,7 +990,7 @@ def negamax(W, mover, depth, ply, alpha, beta, h, root):
     tried = 0
     other = 1 - mover
     for i in range(n):
-        move = W[10][ply, i]
+        move = W.mv[ply, i]
         placed, h2 = make(W, move, ply, h)
         if placed == 0:
             if root > 0:
@@ -1023,8 +1043,8 @@ def negamax(W, mover, depth, ply, alpha, beta, h, root):
 @njit
 def root_order(W, moves, n):
     """``ThreatSearch._root_order``: the moves by the urgent track ends (99 elsewhere)."""
-    nst, nval = W[7], W[8]
-    row, key = W[10][0], W[11][0]
+    nst, nval = W.near_stamp, W.near_value
+    row, key = W.mv[0], W.key[0]
     stamp = hot_cells(W, open_tracks(W), 3)
     for i in range(n):
         row[i] = moves[i]
@@ -1079,6 +1099,8 @@ class TraxKernel:
 
     #: The generic agents search on the reference rules (the ``trax`` agent uses this kernel).
     searches: tuple[str, ...] = ()
+    #: Its optional members (``qipan.fast.KernelOptions``): none.
+    provides: frozenset[str] = frozenset()
 
     def __init__(self, game):
         self.game = game
@@ -1175,7 +1197,7 @@ def kernel_for(game):
     """The kernel of ``game``'s rule set (one per option set), or None when kernels are off."""
     from ...fast import enabled
 
-    if not enabled():
+    if not enabled(game.family):
         return None
     key = parameters(game)
     kernel = _KERNELS.get(key)

@@ -38,12 +38,12 @@ class CompiledSearch(ThreatSearch):
         super().__init__(state, rng, deadline, node_limit, Memory())
         self.work = work
         W = work.W
-        cells, bb, st, killers = W[0], W[1], W[9], W[13]
+        cells, bb, st, killers = W.cells, W.bb, W.st, W.killers
         K.load(cells, bb, state.board)
         st[K.ST_NODES] = 0
         st[K.ST_HINT] = st[K.ST_HINT + 1] = -1  # the last wins, per search (``last_win``)
         killers[:] = -1
-        zob = W[15]
+        zob = W.zobrist
         h = 0
         for c in (cells >= 0).nonzero()[0]:
             h ^= int(zob[c * 8 + cells[c]])
@@ -65,7 +65,7 @@ class CompiledSearch(ThreatSearch):
     def _call(self, fn, *args):
         """``fn(W, *args)`` within the node budget left; SearchTimeout if it ran out."""
         W = self.work.W
-        st = W[9]
+        st = W.st
         limit = _NO_LIMIT
         if self.deadline is not None:
             limit = self.nodes + int(max(0.0, self.deadline - clock.now()) * self.work.rate)
@@ -87,7 +87,7 @@ class CompiledSearch(ThreatSearch):
     def _legal(self):
         W = self.work.W
         out = K.np.zeros(3 * K.NCELL, K.np.int64)
-        n = K.legal_moves(W[0], W[1], W[2], W[3], W[4], out)
+        n = K.legal_moves(W.cells, W.bb, W.par, W.stk, W.todo, out)
         return [self._move(int(c)) for c in out[:n]]
 
     def _immediate_win(self):
@@ -113,9 +113,9 @@ class CompiledSearch(ThreatSearch):
     def _root(self, order, depth):
         W = self.work.W
         n = len(order)
-        W[10][0, :n] = [self._code(m) for m in order]
+        W.mv[0, :n] = [self._code(m) for m in order]
         self._call(K.negamax, self.mover, depth, 0, -K.INFINITY, K.INFINITY, self.key, n)
-        values = W[25]
+        values = W.root_values
         return {m: float(values[i]) for i, m in enumerate(order) if values[i] > -K.INFINITY}
 
 

@@ -1,5 +1,5 @@
 """Trax record files: GnuTrax ``.trx`` (one game per line) and tab-separated tables with
-a column of such records (like the sample files in ``shared/data/trax``).
+a column of such records (like the GnuTrax sample files in the tests' ``data/trax``).
 
 A record lists only the free tile of each turn; forced tiles follow from the rules. A
 line may end with ``RESIGN`` (the player whose turn it was resigns) or ``DRAW``. GnuTrax

@@ -57,6 +57,9 @@ _SOUTH = tuple(COLOUR[t][2] for t in range(6))
 _WEST = tuple(COLOUR[t][3] for t in range(6))
 _NORTH = tuple(COLOUR[t][0] for t in range(6))
 _EAST = tuple(COLOUR[t][1] for t in range(6))
+#: The forced tile of a cell whose two white (red) edges are the sides in the mask.
+_FORCED_WHITE = {m: tile_joining(WHITE, m) for m in range(16) if BITS[m] == 2}
+_FORCED_RED = {m: tile_joining(RED, m) for m in range(16) if BITS[m] == 2}
 
 
 def _masks(get, q: int) -> tuple[int, int]:
@@ -105,17 +108,20 @@ class Board:
     """Tiles by cell, the tile area, and the empty cells next to a tile (with how many
     tiles they touch). Mutated only through ``commit``/``rollback``."""
 
-    __slots__ = ("cells", "frontier", "min_r", "max_r", "min_c", "max_c", "line_rule")
+    __slots__ = ("cells", "frontier", "min_r", "max_r", "min_c", "max_c", "line_rule", "refused")
 
     def __init__(self, line_rule: str = "edges"):
         self.cells: dict[int, int] = {}
         self.frontier: dict[int, int] = {}
         self.min_r = self.max_r = self.min_c = self.max_c = 0
         self.line_rule = line_rule  # one of LINE_RULES
+        #: Why the last ``place_if_legal`` returned None (see there).
+        self.refused: tuple[int, int, list[tuple[int, int]]] | None = None
 
     def copy(self) -> Board:
         other = Board.__new__(Board)
         other.line_rule = self.line_rule
+        other.refused = None
         other.cells = dict(self.cells)
         other.frontier = dict(self.frontier)
         other.min_r, other.max_r, other.min_c, other.max_c = self.min_r, self.max_r, self.min_c, self.max_c
@@ -161,13 +167,27 @@ class Board:
         placed, free tile first; the board's cells then hold them (call ``commit`` to
         keep them or ``rollback`` to take them away). Raises IllegalTurn, leaving the
         board unchanged, if a space with three same-coloured edges appears."""
+        placed = self.place_if_legal(pos, tile)
+        if placed is None:
+            cell, colour, placed = self.refused
+            name = "white" if colour == WHITE else "red"
+            raise IllegalTurn(f"the forced plays leave a space with three {name} edges", cell, placed)
+        return placed
+
+    def place_if_legal(self, pos: int, tile: int) -> list[tuple[int, int]] | None:
+        """The one forced-play engine of the Python rules, for the searches, which try many
+        illegal turns: ``place`` with None instead of the exception (the board then left
+        as it was, and ``refused`` says why: the cell with three edges of one colour, that
+        colour, and the tiles placed until then). The work list is last in, first out, over
+        the neighbours N, E, S, W: the kernel's ``place`` keeps the same order."""
         cells = self.cells
         get = cells.get
         cells[pos] = tile
         placed = [(pos, tile)]
-        todo = [pos + dd for dd in DELTA]
+        todo = [pos - STRIDE, pos + 1, pos + STRIDE, pos - 1]
+        pop, push = todo.pop, todo.extend
         while todo:
-            q = todo.pop()
+            q = pop()
             if q in cells:
                 continue
             white, red = _masks(get, q)
@@ -176,12 +196,12 @@ class Board:
                 continue
             if nw >= 3 or nr >= 3:
                 self.rollback(placed)
-                colour = "white" if nw >= 3 else "red"
-                raise IllegalTurn(f"the forced plays leave a space with three {colour} edges", q, placed)
-            forced = tile_joining(WHITE, white) if nw == 2 else tile_joining(RED, red)
+                self.refused = (q, WHITE if nw >= 3 else RED, placed)
+                return None
+            forced = _FORCED_WHITE[white] if nw == 2 else _FORCED_RED[red]
             cells[q] = forced
             placed.append((q, forced))
-            todo.extend(q + dd for dd in DELTA)
+            push((q - STRIDE, q + 1, q + STRIDE, q - 1))
         return placed
 
     def rollback(self, placed: list[tuple[int, int]]) -> None:
@@ -351,6 +371,7 @@ class TraxGame(Game):
     title = "Trax"
     family = "trax"
     action_space = "qipan.games.trax.actions:TraxActions"
+    puzzle_finder = "qipan.games.trax.puzzles:FINDER"
     terminal_picture = "qipan.games.trax.terminal:picture"
     players = (2,)
 

@@ -20,9 +20,9 @@ import random
 from ...agents import clock
 from ...core.errors import SearchTimeout
 from .board import DELTA, LIMIT
-from .evaluation import hot_cells, open_tracks
+from .evaluation import evaluate_without_win, hot_cells, open_tracks
 from .rules import Board, TraxState, free_placements, legal_placements
-from .threats import evaluate, place_turn, turn_result, winning_moves
+from .threats import turn_result, winning_moves
 
 WIN = 1000.0
 #: Scores beyond this are wins or losses found by the search.
@@ -348,7 +348,7 @@ class ThreatSearch:
     # -- tree ------------------------------------------------------------------------------
     def _make(self, move):
         board = self.board
-        placed = place_turn(board, move[0], move[1])
+        placed = board.place_if_legal(move[0], move[1])
         if placed is None:
             return None
         before = board.bbox()
@@ -435,7 +435,7 @@ class ThreatSearch:
         forced plays) is a win, else the evaluation."""
         if self._win_move(mover) is not None:
             return WIN - ply - 1
-        return evaluate(self.board, mover, self.lines)
+        return evaluate_without_win(self.board, mover, self.lines)
 
     def _win_move(self, mover: int, hint=None):
         """A free placement that wins at once for ``mover`` here, or None (cached)."""

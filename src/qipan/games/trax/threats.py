@@ -1,4 +1,4 @@
-"""Exact immediate wins and a threat-aware evaluation for the ``trax`` search (``search.py``).
+"""Exact immediate wins for the ``trax`` search (``search.py``).
 
 ``winning_moves`` finds every free tile that wins at once for the side to move, exactly,
 without trying most placements: a free tile that forces nothing is a single new tile, and
@@ -6,32 +6,14 @@ the cell it fills faces at most one edge of each colour (a cell facing two would
 forced), so its tracks stay open at one side and it cannot close a loop; it can only finish
 a line, and only if it lies on the outermost row or column of an area 8 long. Only the
 placements that force something (and those line candidates) are tried with the rules'
-forced plays, so the check costs a fraction of a full expansion.
-
-``evaluate`` is ``evaluation.evaluate`` for a position where the side to move is known to
-have no immediate win (the search checks that first): the side to move's own one-tile
-threats are then not wins but blocked or illusory, so they count like the other tracks."""
+forced plays, so the check costs a fraction of a full expansion. The search's evaluation
+of the positions without one is ``evaluation.evaluate_without_win``."""
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
-from .board import (
-    BITS,
-    COLOUR,
-    DELTA,
-    LIMIT,
-    LINE_SPAN,
-    OTHER_END,
-    RED,
-    STRIDE,
-    TRACK,
-    WHITE,
-    row_col,
-    tile_joining,
-)
-from .evaluation import GAP_VALUE, L_SHAPE, open_tracks
+from .board import DELTA, LIMIT, LINE_SPAN, OTHER_END, TRACK, row_col
 from .rules import forces_nothing, free_placements
 
 if TYPE_CHECKING:
@@ -111,78 +93,12 @@ def turn_result(
     return None
 
 
-# Colour (0 white, 1 red) each tile shows on its S, W, N and E side: what a neighbour to
-# the N, E, S and W of an empty cell shows towards it.
-_SOUTH = tuple(COLOUR[t][2] for t in range(6))
-_WEST = tuple(COLOUR[t][3] for t in range(6))
-_NORTH = tuple(COLOUR[t][0] for t in range(6))
-_EAST = tuple(COLOUR[t][1] for t in range(6))
-#: The forced tile of a cell whose two white (red) edges are the sides in the mask.
-_FORCED_WHITE = {m: tile_joining(WHITE, m) for m in range(16) if BITS[m] == 2}
-_FORCED_RED = {m: tile_joining(RED, m) for m in range(16) if BITS[m] == 2}
-
-
-def place_turn(board: Board, pos: int, tile: int) -> list | None:
-    """``Board.place`` for the search's trials: the same forced plays in the same order
-    (a last-in-first-out work list of the four neighbours N, E, S, W), unrolled, and None
-    instead of an exception for an illegal turn (the board then left as it was). On
-    success the tiles are on the board, free tile first (``Board.rollback`` takes them
-    away)."""
-    cells = board.cells
-    get = cells.get
-    cells[pos] = tile
-    placed = [(pos, tile)]
-    todo = [pos - STRIDE, pos + 1, pos + STRIDE, pos - 1]
-    pop, push = todo.pop, todo.extend
-    while todo:
-        q = pop()
-        if q in cells:
-            continue
-        white = red = 0
-        t = get(q - STRIDE)
-        if t is not None:
-            if _SOUTH[t]:
-                red = 1
-            else:
-                white = 1
-        t = get(q + 1)
-        if t is not None:
-            if _WEST[t]:
-                red |= 2
-            else:
-                white |= 2
-        t = get(q + STRIDE)
-        if t is not None:
-            if _NORTH[t]:
-                red |= 4
-            else:
-                white |= 4
-        t = get(q - 1)
-        if t is not None:
-            if _EAST[t]:
-                red |= 8
-            else:
-                white |= 8
-        nw, nr = BITS[white], BITS[red]
-        if nw < 2 and nr < 2:
-            continue
-        if nw >= 3 or nr >= 3:
-            for p, _ in placed:
-                del cells[p]
-            return None
-        forced = _FORCED_WHITE[white] if nw == 2 else _FORCED_RED[red]
-        cells[q] = forced
-        placed.append((q, forced))
-        push((q - STRIDE, q + 1, q + STRIDE, q - 1))
-    return placed
-
-
 def wins_with(
     board: Board, pos: int, tile: int, mover: int, lines: bool, draw_on_both: bool, span_rule: bool
 ):
     """Does the free ``tile`` on ``pos`` (a free placement here) win at once for ``mover``?
     False for an illegal turn. The board is left as it was."""
-    placed = place_turn(board, pos, tile)
+    placed = board.place_if_legal(pos, tile)
     if placed is None:
         return False
     # The tile area as ``commit`` would set it (forced tiles stay inside it), for the line test.
@@ -245,32 +161,10 @@ def winning_moves(
     return found
 
 
-def evaluate(board: Board, mover: int, lines: bool = True, tracks=None) -> float:
-    """Heuristic value in (-1, 1) for ``mover`` (to move), who has no immediate win;
-    ``tracks`` are ``open_tracks(board, lines)`` if already known."""
-    score = 0.0
-    threats = 0  # the opponent's tracks one tile from a win
-    for track in open_tracks(board, lines) if tracks is None else tracks:
-        gap = track.gap
-        v = GAP_VALUE.get(gap, 0.0)
-        if track.threat() == L_SHAPE:
-            v += 0.06
-        if track.colour == mover:
-            score += 0.6 * v if gap == 1 else v  # a one-tile threat that cannot be played now
-        else:
-            score -= v
-            threats += gap == 1
-    # Two threats of the opponent are hard to stop with one tile.
-    score -= 0.8 if threats >= 2 else 0.25 * threats
-    return math.tanh(score)
-
-
 __all__ = [
     "completed",
-    "evaluate",
     "is_free_placement",
     "may_finish_line",
-    "place_turn",
     "turn_result",
     "winning_moves",
     "wins_with",
