@@ -203,10 +203,11 @@ def play_random_to_the_end(base: str, game_id: str, tokens: list[str], seed: int
     while state["status"] == "active":
         token = tokens[state["to_move"]]
         legal = game_state(base, game_id, token)["legal"]
-        httpx.post(
+        reply = httpx.post(
             f"{base}/api/games/{game_id}/move", json={"move": rng.choice(legal)["text"]}, headers=auth(token)
-        ).raise_for_status()
-        state = game_state(base, game_id)
+        )
+        reply.raise_for_status()
+        state = reply.json()  # the game after the move (as the mover sees it)
     return state
 
 

@@ -6,6 +6,7 @@ Guests keep playing with seat tokens; an account only adds an identity to seats.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import itertools
@@ -201,8 +202,13 @@ class Accounts:
         self.engine = engine
         # argon2-cffi's defaults are Argon2id with RFC 9106's low-memory profile.
         self.hasher = hasher or PasswordHasher()
-        # Verified against when a username does not exist, so failing takes as long either way.
-        self.dummy_hash = self.hasher.hash(secrets.token_urlsafe(16))
+
+    @functools.cached_property
+    def dummy_hash(self) -> str:
+        """Verified against when a username does not exist, so failing takes as long either
+        way. Made at the first such login, not at start: a hash costs a start half a second,
+        and the first unknown name's login pays it once."""
+        return self.hasher.hash(secrets.token_urlsafe(16))
 
     # -- passwords (CPU-bound) -----------------------------------------------------------
     def hash(self, password: str) -> str:
