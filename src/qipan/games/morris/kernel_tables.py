@@ -19,8 +19,12 @@ move generator (which the forward sweep of ``--check`` shares with the retrograd
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from ... import fast
 from ...core.errors import QipanError
-from ...fast import HAVE_NUMBA, njit_uncached
+from ...fast import HAVE_NUMBA, njit_guarded
+from ...solve import codes, jit, ranking
 from ...solve.codes import UNKNOWN
 from ...solve.jit import np
 from ...solve.ranking import apply_perm, binomials, expand, pair_index, popcount, rank_set, unrank_set
@@ -307,15 +311,19 @@ def set_position(view, s, key, i) -> None:
     _set_position(view, s, key, i)
 
 
+#: The files compiled into this file's functions: their disk cache is emptied when one of
+#: them changes (``fast.njit_guarded``), so a new process loads them instead of compiling.
+SOURCES = (Path(__file__), *(Path(m.__file__) for m in (fast, K, codes, jit, ranking)))
+
 if HAVE_NUMBA:
-    segment_of = njit_uncached(segment_of)
-    locate = njit_uncached(locate)
-    board_key = njit_uncached(board_key)
-    code_at = njit_uncached(code_at)
-    code_of = njit_uncached(code_of)
-    successor_code = njit_uncached(successor_code)
-    _set_position = njit_uncached(_set_position)
-    check_segment = njit_uncached(check_segment)
+    segment_of = njit_guarded(segment_of, SOURCES)
+    locate = njit_guarded(locate, SOURCES)
+    board_key = njit_guarded(board_key, SOURCES)
+    code_at = njit_guarded(code_at, SOURCES)
+    code_of = njit_guarded(code_of, SOURCES)
+    successor_code = njit_guarded(successor_code, SOURCES)
+    _set_position = njit_guarded(_set_position, SOURCES)
+    check_segment = njit_guarded(check_segment, SOURCES)
 
 
 class SuccessorCheck:
