@@ -2,9 +2,9 @@
 (``kernel.py``), with the action indices and observation planes of ``actions.py``. The
 loops over the batch run compiled; one row of ``S`` is one kernel state.
 
-The loops are ``qipan.rl.vector_kernel``'s, over this file's ``vec_*`` hooks; the functions
-here are compiled without Numba's disk cache on purpose: they call the kernel's, and the cache
-only notices changes to a function's own file (the loops' cache is guarded)."""
+The loops are ``qipan.rl.vector_kernel``'s, over this file's ``vec_*`` hooks. Compiled
+without Numba's disk cache on purpose: these functions call the kernel's, and the cache only
+notices changes to a function's own file (see ``kernel.py``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from typing import NamedTuple
 from ...core.errors import QipanError
 from ...fast import njit_inline, njit_uncached, np, popcount, rand_below, seed_word
 from ...rl.vector_kernel import vector_loops
-from . import kernel
 from .kernel import (
     DRAW,
     HEADER,
@@ -26,7 +25,6 @@ from .kernel import (
     S_PENDING,
     S_RESULT,
     S_TO_MOVE,
-    RuleArrays,
     kernel_for,
     legal_moves,
     low_index,
@@ -73,9 +71,12 @@ def observe_game(s, out, n, stones):
 
 # -- the hooks of ``qipan.rl.vector_kernel``'s loops ---------------------------------------------
 class VectorArrays(NamedTuple):
-    """``G`` of the hooks: the rule arrays and the action space's sizes."""
+    """``G``: the rule arrays (``kernel.RuleArrays``'s) and the action space's sizes; each
+    hook names the fields it reads (``qipan.rl.vector_kernel``)."""
 
-    rules: RuleArrays
+    pt: np.ndarray
+    lines: np.ndarray
+    par: np.ndarray
     n: int  # points
     removals: int  # removal choices per move (``actions.py``)
     stones: int  # stones per player (the planes' scale)
@@ -83,17 +84,16 @@ class VectorArrays(NamedTuple):
 
 
 @njit_inline
-def vec_moves(G, s, codes, acts, pos):
-    R = G.rules
-    k = legal_moves(R.pt, R.lines, R.par, s, codes[pos:])
+def vec_moves(s, codes, acts, pos, pt, lines, par, n, removals):
+    k = legal_moves(pt, lines, par, s, codes[pos:])
     for i in range(pos, pos + k):
-        acts[i] = action_of(codes[i], G.n, G.removals)
+        acts[i] = action_of(codes[i], n, removals)
     return k
 
 
 @njit_inline
-def vec_play(G, s, code):
-    play(G.rules.pt, G.rules.par, s, code)
+def vec_play(s, code, pt, par):
+    play(pt, par, s, code)
 
 
 @njit_inline
@@ -102,36 +102,35 @@ def vec_ongoing(s):
 
 
 @njit_inline
-def vec_rewards(G, s, reward):
+def vec_rewards(s, rewards, b):
     r = s[S_RESULT]
     if r == 0 or r == 1:
-        reward[r] = 1.0
-        reward[1 - r] = -1.0
+        rewards[b, r] = 1.0
+        rewards[b, 1 - r] = -1.0
 
 
 @njit_inline
-def vec_restarts(G, s):
+def vec_restarts(s):
     return s[S_RESULT] != OVERFLOW  # the caller reports an overflow
 
 
 @njit_inline
-def vec_observe(G, s, out):
-    observe_game(s, out, G.n, G.stones)
+def vec_observe(s, out, n, stones):
+    observe_game(s, out, n, stones)
 
 
 @njit_inline
-def vec_random_move(G, s, rng):
-    R = G.rules
-    k = legal_moves(R.pt, R.lines, R.par, s, G.buf)
-    return G.buf[rand_below(rng, k)]
+def vec_random_move(s, rng, pt, lines, par, buf):
+    k = legal_moves(pt, lines, par, s, buf)
+    return buf[rand_below(rng, k)]
 
 
 @njit_inline
-def vec_extra_actions(G, code):
+def vec_extra_actions(code):
     return popcount(code >> 10)  # OpenSpiel counts each removal as an action of its own
 
 
-LOOPS = vector_loops(sys.modules[__name__], also=[kernel.__file__])
+LOOPS = vector_loops(sys.modules[__name__])
 
 
 class MorrisBatch:
@@ -154,7 +153,8 @@ class MorrisBatch:
         self.S = np.zeros((batch, HEADER + self.kernel.history), np.int64)
         self.start = self.kernel.state(game.new())
         buf = np.empty(MAX_MOVES, np.int64)
-        self.arrays = VectorArrays(self.kernel.arrays, self.n, self.removals, self.stones, buf)
+        rules = self.kernel.arrays._asdict()
+        self.arrays = VectorArrays(**rules, n=self.n, removals=self.removals, stones=self.stones, buf=buf)
 
     def set_up(self, seed: int) -> None:
         """Game b from ``game.new(seed=seed + b)``."""

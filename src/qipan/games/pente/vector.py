@@ -9,9 +9,9 @@ per legal point, and the mask is written from the board when read. With
 ``max_pairs_per_move`` the kernel lists each game's moves at each step (``qipan.rl.vector``'s
 packed lists).
 
-The listing loops are ``qipan.rl.vector_kernel``'s, over this file's ``vec_*`` hooks; the
-functions here are compiled without Numba's disk cache on purpose: they call the kernel's, and
-the cache only notices changes to a function's own file (the loops' cache is guarded)."""
+The listing loops are ``qipan.rl.vector_kernel``'s, over this file's ``vec_*`` hooks.
+Compiled without Numba's disk cache on purpose: these functions call the kernel's, and the
+cache only notices changes to a function's own file (see ``games/morris/kernel.py``)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,6 @@ from ...fast import (
     seed_word,
 )
 from ...rl.vector_kernel import vector_loops
-from . import board, kernel
 from .kernel import (
     CHOSEN,
     EMPTY,
@@ -46,7 +45,6 @@ from .kernel import (
     S_RESULT,
     S_STONES,
     S_TO_MOVE,
-    RuleArrays,
     _random_move,
     kernel_for,
     legal_moves,
@@ -84,9 +82,16 @@ def observe_game(s, out, points, flat):
 
 # -- the hooks of ``qipan.rl.vector_kernel``'s loops (``max_pairs_per_move``: moves listed) -----
 class VectorArrays(NamedTuple):
-    """``G`` of the hooks."""
+    """``G``: the rule arrays (``kernel.RuleArrays``'s) and the batch's own; each hook names
+    the fields it reads (``qipan.rl.vector_kernel``)."""
 
-    rules: RuleArrays
+    points: np.ndarray
+    inner: np.ndarray
+    lines: np.ndarray
+    line_len: np.ndarray
+    tria: np.ndarray
+    dirs8: np.ndarray
+    par: np.ndarray
     point_of: np.ndarray  # per cell: its point number (an action without a choice of pairs)
     choosing: bool  # ``max_pairs_per_move``: an action carries the pairs taken
     flat: np.ndarray  # the k-th point's place in a plane
@@ -95,19 +100,17 @@ class VectorArrays(NamedTuple):
 
 
 @njit_inline
-def vec_moves(G, s, codes, acts, pos):
-    R = G.rules
-    k = legal_moves(R.points, R.inner, R.dirs8, R.par, s, G.scratch)
+def vec_moves(s, codes, acts, pos, points, inner, dirs8, par, point_of, choosing, scratch):
+    k = legal_moves(points, inner, dirs8, par, s, scratch)
     for i in range(k):
-        codes[pos + i] = G.scratch[i]
-        acts[pos + i] = action_of(G.scratch[i], G.point_of, G.choosing)
+        codes[pos + i] = scratch[i]
+        acts[pos + i] = action_of(scratch[i], point_of, choosing)
     return k
 
 
 @njit_inline
-def vec_play(G, s, code):
-    R = G.rules
-    play(R.points, R.lines, R.line_len, R.tria, R.dirs8, R.par, s, code, G.undo)
+def vec_play(s, code, points, lines, line_len, tria, dirs8, par, undo):
+    play(points, lines, line_len, tria, dirs8, par, s, code, undo)
 
 
 @njit_inline
@@ -116,35 +119,34 @@ def vec_ongoing(s):
 
 
 @njit_inline
-def vec_rewards(G, s, reward):
+def vec_rewards(s, rewards, b):
     r = s[S_RESULT]
     if r > 0:  # a bit mask of the winners; 0 is a draw
         for p in range(s[S_PLAYERS]):
-            reward[p] = 1.0 if r >> p & 1 else -1.0
+            rewards[b, p] = 1.0 if r >> p & 1 else -1.0
 
 
 @njit_inline
-def vec_restarts(G, s):
+def vec_restarts(s):
     return True
 
 
 @njit_inline
-def vec_observe(G, s, out):
-    observe_game(s, out, G.rules.points, G.flat)
+def vec_observe(s, out, points, flat):
+    observe_game(s, out, points, flat)
 
 
 @njit_inline
-def vec_random_move(G, s, rng):
-    R = G.rules
-    return _random_move(R.points, R.inner, R.dirs8, R.par, s, rng, G.scratch)
+def vec_random_move(s, rng, points, inner, dirs8, par, scratch):
+    return _random_move(points, inner, dirs8, par, s, rng, scratch)
 
 
 @njit_inline
-def vec_extra_actions(G, code):
+def vec_extra_actions(code):
     return 0
 
 
-LOOPS = vector_loops(sys.modules[__name__], also=[kernel.__file__, board.__file__])
+LOOPS = vector_loops(sys.modules[__name__])
 play_scored = LOOPS.play_scored  # a global, for ``step_points`` (compiled code calls it)
 
 
@@ -229,7 +231,8 @@ def step_points(G, S, start, centre, mode, given, logits, exps, rng, autoreset, 
     """The step for the option sets where every empty point is one move, without lists: as
     ``vector_kernel``'s ``step_all`` (``out``: its ``StepOut``), the action drawn from the
     board (``draw_point``)."""
-    points, inner, par = G.rules.points, G.rules.inner, G.rules.par
+    points, inner, par = G.points, G.inner, G.par
+    rewards, ended, chosen = out.rewards, out.ended, out.chosen
     if mode == GIVEN:  # refused before anything is played (a finished game takes any)
         for b in range(S.shape[0]):
             which = open_points(par, S[b])
@@ -240,19 +243,19 @@ def step_points(G, S, start, centre, mode, given, logits, exps, rng, autoreset, 
             elif which != NONE and not (0 <= a < par[P_NPOINTS] and takes(points, inner, S[b], which, a)):
                 return b
     for b in range(S.shape[0]):
-        out.rewards[b, :] = 0.0
+        rewards[b, :] = 0.0
         s = S[b]
-        out.chosen[b] = -1
+        chosen[b] = -1
         which = open_points(par, s)
-        out.ended[b] = which == NONE
+        ended[b] = which == NONE
         if which == NONE:
             continue
         if mode == GIVEN:
             j = given[b]
         else:
             j = draw_point(points, inner, par, s, which, centre, mode, logits, exps, b, rng, listed, weights)
-        out.chosen[b] = j
-        play_scored(G, s, b, points[j], start, autoreset, out)
+        chosen[b] = j
+        play_scored(G, s, b, points[j], start, autoreset, rewards, ended)
     return -1
 
 
@@ -302,8 +305,14 @@ class PenteBatch:
         self.centre = self.point_of[self.kernel.par[P_CENTRE]]
         self.start = self.kernel.state(game.new(self.players))
         undo = np.empty(HEADER + 2 * 20, np.int64)
+        rules = self.kernel.arrays._asdict()
         self.arrays = VectorArrays(
-            self.kernel.arrays, self.point_of, self.choosing, self.flat, self.buf, undo
+            **rules,
+            point_of=self.point_of,
+            choosing=self.choosing,
+            flat=self.flat,
+            scratch=self.buf,
+            undo=undo,
         )
 
     def set_up(self, seed: int) -> None:
@@ -332,8 +341,8 @@ class PenteBatch:
 
     def write_mask(self, mask) -> None:
         """The legal actions into ``mask`` from the boards (``lists_moves`` false)."""
-        R = self.kernel.arrays
-        mask_points(R.points, R.inner, R.par, self.S, self.centre, mask)
+        G = self.arrays
+        mask_points(G.points, G.inner, G.par, self.S, self.centre, mask)
 
     def observe(self, out) -> None:
         LOOPS.observe_all(self.arrays, self.S, out.reshape(self.batch, out.shape[1], -1))
