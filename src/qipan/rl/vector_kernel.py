@@ -23,9 +23,11 @@ out of a tuple counts a reference (an atomic add, and its undoing), and per game
 that cost the Morris step a fifth of its speed. So each loop takes ``G``'s arrays out once,
 at its start, and passes each hook the ones it names: the loops are written once below, as
 text, and made per game with the hooks' parameter lists filled in. The hooks are small:
-declared with ``fast.njit_inline``, they are inlined into the loops (and ``play_scored``,
-which takes them out of ``G`` at each call, into a game's own loops, as Pente's board-read
-step). Each game's legal moves are packed in ``MoveLists``; a step's results go to
+declared with ``fast.njit_inline``, they are inlined into the loops. ``play_scored``, for a
+game's own loops (Pente's board-read step), takes the fields out of ``G`` at each call and is
+called, not inlined (inlined, its arrays are counted at each call: Pente's step measured a
+sixth slower; the small hooks measured faster inlined than called).
+Each game's legal moves are packed in ``MoveLists``; a step's results go to
 ``StepOut``. The loops call other files' kernels, so they are compiled in each process
 (``fast.njit_uncached``), as the games' batched functions always were."""
 
@@ -36,7 +38,7 @@ import re
 import textwrap
 from typing import NamedTuple
 
-from ..fast import check_given, njit_inline, njit_uncached, np, pick_legal
+from ..fast import check_given, njit_uncached, np, pick_legal
 
 
 class MoveLists(NamedTuple):
@@ -63,7 +65,7 @@ class VectorLoops(NamedTuple):
 
     refresh_all: object  # (G, S, lists): every game's legal moves into the next side
     step_all: object  # (G, S, start, mode, given, logits, rng, autoreset, lists, out) -> bad game
-    play_scored: object  # (G, s, b, code, start, autoreset, rewards, ended), inlined
+    play_scored: object  # (G, s, b, code, start, autoreset, rewards, ended)
     observe_all: object  # (G, S, out): every game's planes
     random_steps: object  # (G, S, start, rng, steps) -> (moves, extra actions)
 
@@ -154,7 +156,7 @@ def vector_loops(game) -> VectorLoops:
     in every unfinished game, chosen as ``mode`` says (``fast.pick_legal``), and returns the
     first game whose given action is not legal (-1 if none: then nothing was played);
     ``observe_all(G, S, out)``; ``random_steps(G, S, start, rng, steps)``, the benchmark's bare
-    loop: (moves made, extra actions); and ``play_scored``, inlined."""
+    loop: (moves made, extra actions); and ``play_scored``."""
     fields = game.VectorArrays._fields
     clashes = sorted(set(fields) & set(re.findall(r"\w+", _LOOPS + _PLAY)))
     if clashes:  # a field taken out into a local of the same name as one of the loops'
@@ -195,4 +197,4 @@ def vector_loops(game) -> VectorLoops:
     namespace = {"game": game, "check_given": check_given, "pick_legal": pick_legal, "np": np}
     exec(compile(source, f"<qipan.rl.vector_kernel: {game.__name__}>", "exec"), namespace)
     compiled = {name: njit_uncached(namespace[name]) for name in VectorLoops._fields if name != "play_scored"}
-    return VectorLoops(play_scored=njit_inline(namespace["play_scored"]), **compiled)
+    return VectorLoops(play_scored=njit_uncached(namespace["play_scored"]), **compiled)
