@@ -55,7 +55,7 @@ def test_a_tree_that_grows_between_batches_searches_the_same(case, monkeypatch):
     # that batches stop short and the arrays (and the Morris pool) double many times.
     from qipan.agents.uct_kernel import Tree
     from qipan.games.morris import kernel_search as morris
-    from qipan.games.pente import kernel as pente
+    from qipan.games.pente import kernel_search_generic as pente
 
     monkeypatch.setattr(pente, "Tree", lambda nodes, *rest, **options: Tree(16, *rest, **options))
     pooled = morris.PooledTree.__init__

@@ -30,6 +30,7 @@ from ..core.errors import IllegalMove, QipanError
 from ..core.refs import load_ref
 from ..core.registry import load
 from ..fast import GIVEN, LOGITS, UNIFORM, njit, seed_word
+from .vector_kernel import MoveLists, StepOut
 
 
 @njit
@@ -85,12 +86,13 @@ class VectorEnv:
         self.players = self.impl.players
         shape = space.observation_shape(self.players)
         # Each game's legal moves (kernel codes) and their action indices, packed one game after
-        # the other (game b's at offsets[side, b] .. offsets[side, b + 1]): small enough to stay
-        # in the cache. Two sides: a step reads one and writes the other, then they swap.
-        self.codes = np.zeros((2, batch * self.impl.width), getattr(self.impl, "code_dtype", np.int64))
-        self.acts = np.zeros((2, batch * self.impl.width), np.int32)
-        self.offsets = np.zeros((2, batch + 1), np.int64)
-        self.side = np.zeros(1, np.int64)
+        # the other: small enough to stay in the cache (``vector_kernel.MoveLists``).
+        self.lists = MoveLists(
+            codes=np.zeros((2, batch * self.impl.width), getattr(self.impl, "code_dtype", np.int64)),
+            acts=np.zeros((2, batch * self.impl.width), np.int32),
+            offsets=np.zeros((2, batch + 1), np.int64),
+            side=np.zeros(1, np.int64),
+        )
         self.chosen = np.full(batch, -1, np.int64)
         self.mask = np.zeros((batch, space.size), np.bool_)
         self.obs = np.zeros((batch, *shape), np.float32)
@@ -100,17 +102,13 @@ class VectorEnv:
         self._no_actions = np.zeros(batch, np.int64)
         self._no_logits = np.zeros((1, 1), np.float32)
 
-    @property
-    def _buffers(self) -> tuple:
-        return self.codes, self.acts, self.offsets, self.side
-
     def reset(self, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
         """B new games (game b set up with seed ``seed + b``; the kernel's draws seeded with
         ``seed``): (observation, action mask)."""
         self.impl.set_up(seed)
-        self.offsets[:] = 0
+        self.lists.offsets[:] = 0
         self.rng[0] = seed_word(seed)
-        self.impl.refresh(self._buffers)
+        self.impl.refresh(self.lists)
         self.steps, self.mask_at, self.obs_at = 0, None, None
         return self.observe(), self.legal_action_mask()
 
@@ -134,8 +132,8 @@ class VectorEnv:
             mode, given = GIVEN, as_array(actions, np.int64)
             if given.shape != (self.batch,):
                 raise QipanError(f"step wants {self.batch} actions, not an array of shape {given.shape}")
-        out = (self.rewards, self.ended, self.chosen)
-        bad = self.impl.step(mode, given, scores, self.rng, self.autoreset, self._buffers, out)
+        out = StepOut(self.rewards, self.ended, self.chosen)
+        bad = self.impl.step(mode, given, scores, self.rng, self.autoreset, self.lists, out)
         if bad >= 0:
             raise IllegalMove(
                 f"game {bad}: action {int(given[bad])} is not a legal move (nothing was played)"
@@ -159,11 +157,12 @@ class VectorEnv:
             self.impl.write_mask(self.mask)  # read off the boards (Pente)
             self.mask_at = self.steps
         elif self.mask_at != self.steps:
-            side = int(self.side[0])
+            lists = self.lists
+            side = int(lists.side[0])
             fresh = self.mask_at is None or self.mask_at != self.steps - 1
             old = 1 - side  # the previous step's side, intact until the next step
             mark_mask(
-                self.mask, self.acts[side], self.offsets[side], fresh, self.acts[old], self.offsets[old]
+                self.mask, lists.acts[side], lists.offsets[side], fresh, lists.acts[old], lists.offsets[old]
             )
             self.mask_at = self.steps
         return self.mask

@@ -2,13 +2,18 @@
 (``kernel.py``), with the action indices and observation planes of ``actions.py``. The
 loops over the batch run compiled; one row of ``S`` is one kernel state.
 
-Compiled without Numba's disk cache on purpose: these functions call the kernel's, and the
-cache only notices changes to a function's own file (see ``kernel.py``)."""
+The loops are ``qipan.rl.vector_kernel``'s, over this file's ``vec_*`` hooks. Compiled
+without Numba's disk cache on purpose: these functions call the kernel's, and the cache only
+notices changes to a function's own file (see ``kernel.py``)."""
 
 from __future__ import annotations
 
+import sys
+from typing import NamedTuple
+
 from ...core.errors import QipanError
-from ...fast import check_given, njit_uncached, np, pick_legal, rand_below, seed_word
+from ...fast import njit_inline, njit_uncached, np, popcount, rand_below, seed_word
+from ...rl.vector_kernel import vector_loops
 from .kernel import (
     DRAW,
     HEADER,
@@ -64,96 +69,68 @@ def observe_game(s, out, n, stones):
         out[5, i] = 1.0 if s[S_RESULT] == ONGOING else 0.0
 
 
-@njit_uncached
-def observe_all(S, out, n, stones):
-    for b in range(S.shape[0]):
-        observe_game(S[b], out[b], n, stones)
+# -- the hooks of ``qipan.rl.vector_kernel``'s loops ---------------------------------------------
+class VectorArrays(NamedTuple):
+    """``G``: the rule arrays (``kernel.RuleArrays``'s) and the action space's sizes; each
+    hook names the fields it reads (``qipan.rl.vector_kernel``)."""
+
+    pt: np.ndarray
+    lines: np.ndarray
+    par: np.ndarray
+    n: int  # points
+    removals: int  # removal choices per move (``actions.py``)
+    stones: int  # stones per player (the planes' scale)
+    buf: np.ndarray  # a move list (``random_steps``)
 
 
-@njit_uncached
-def refresh(pt, lines, par, s, b, n, removals, stones, buffers, pos):
-    """Game ``b``'s legal moves and their action indices, packed from ``pos`` in the next side
-    of ``buffers`` (see ``qipan.rl.vector``), after a move or a reset. Returns the
-    next free position."""
-    codes, acts, offsets, side = buffers
-    nxt = 1 - side[0]
-    k = legal_moves(pt, lines, par, s, codes[nxt, pos:])
+@njit_inline
+def vec_moves(s, codes, acts, pos, pt, lines, par, n, removals):
+    k = legal_moves(pt, lines, par, s, codes[pos:])
     for i in range(pos, pos + k):
-        acts[nxt, i] = action_of(codes[nxt, i], n, removals)
-    offsets[nxt, b] = pos
-    offsets[nxt, b + 1] = pos + k
-    return pos + k
+        acts[i] = action_of(codes[i], n, removals)
+    return k
 
 
-@njit_uncached
-def refresh_all(pt, lines, par, S, n, removals, stones, buffers):
-    pos = 0
-    for b in range(S.shape[0]):
-        pos = refresh(pt, lines, par, S[b], b, n, removals, stones, buffers, pos)
-    buffers[3][0] = 1 - buffers[3][0]
+@njit_inline
+def vec_play(s, code, pt, par):
+    play(pt, par, s, code)
 
 
-@njit_uncached
-def step_all(
-    pt, lines, par, S, start, n, removals, stones, mode, given, logits, rng, autoreset, buffers, out
-):
-    """One move in every unfinished game, chosen as ``mode`` says (``fast.pick_legal``); a game
-    that ends restarts from ``start`` with ``autoreset``. ``out`` = (rewards, ended, chosen).
-    Returns the first game whose given action is not legal (-1 if none): then nothing was
-    played."""
-    codes, acts, offsets, side = buffers
-    rewards, ended, chosen = out
-    cur = side[0]
-    bad = check_given(mode, given, acts[cur], offsets[cur])
-    if bad >= 0:
-        return bad
-    pos = 0
-    for b in range(S.shape[0]):
-        rewards[b, :] = 0.0
-        first = offsets[cur, b]
-        k = offsets[cur, b + 1] - first
-        s = S[b]
-        ended[b] = k == 0
-        chosen[b] = -1
-        if k:
-            i = first + pick_legal(mode, acts[cur, first:], k, given, logits, b, rng)
-            chosen[b] = acts[cur, i]
-            play(pt, par, s, codes[cur, i])
-            r = s[S_RESULT]
-            if r != ONGOING:
-                ended[b] = True
-                if r == 0 or r == 1:
-                    rewards[b, r] = 1.0
-                    rewards[b, 1 - r] = -1.0
-                if autoreset and r != OVERFLOW:
-                    s[:] = start
-        pos = refresh(pt, lines, par, s, b, n, removals, stones, buffers, pos)
-    side[0] = 1 - cur
-    return -1
+@njit_inline
+def vec_ongoing(s):
+    return s[S_RESULT] == ONGOING
 
 
-@njit_uncached
-def random_steps(pt, lines, par, S, start, rng, steps):
-    """``steps`` rounds of one uniformly random legal move in every game of the batch, a
-    finished game starting again from ``start``: the benchmark's loop. Returns (moves made,
-    stones removed: OpenSpiel counts each removal as an action of its own)."""
-    buf = np.empty(MAX_MOVES, np.int64)
-    made = 0
-    removed = 0
-    for _ in range(steps):
-        for b in range(S.shape[0]):
-            s = S[b]
-            if s[S_RESULT] != ONGOING:
-                s[:] = start
-            k = legal_moves(pt, lines, par, s, buf)
-            code = buf[rand_below(rng, k)]
-            x = code >> 10
-            while x:
-                x &= x - 1
-                removed += 1
-            play(pt, par, s, code)
-            made += 1
-    return made, removed
+@njit_inline
+def vec_rewards(s, rewards, b):
+    r = s[S_RESULT]
+    if r == 0 or r == 1:
+        rewards[b, r] = 1.0
+        rewards[b, 1 - r] = -1.0
+
+
+@njit_inline
+def vec_restarts(s):
+    return s[S_RESULT] != OVERFLOW  # the caller reports an overflow
+
+
+@njit_inline
+def vec_observe(s, out, n, stones):
+    observe_game(s, out, n, stones)
+
+
+@njit_inline
+def vec_random_move(s, rng, pt, lines, par, buf):
+    k = legal_moves(pt, lines, par, s, buf)
+    return buf[rand_below(rng, k)]
+
+
+@njit_inline
+def vec_extra_actions(code):
+    return popcount(code >> 10)  # OpenSpiel counts each removal as an action of its own
+
+
+LOOPS = vector_loops(sys.modules[__name__])
 
 
 class MorrisBatch:
@@ -175,28 +152,26 @@ class MorrisBatch:
         self.stones = game.rules.stones
         self.S = np.zeros((batch, HEADER + self.kernel.history), np.int64)
         self.start = self.kernel.state(game.new())
+        buf = np.empty(MAX_MOVES, np.int64)
+        rules = self.kernel.arrays._asdict()
+        self.arrays = VectorArrays(**rules, n=self.n, removals=self.removals, stones=self.stones, buf=buf)
 
     def set_up(self, seed: int) -> None:
         """Game b from ``game.new(seed=seed + b)``."""
         for b in range(self.batch):
             self.S[b] = self.kernel.state(self.game.new(seed=seed + b))
 
-    def refresh(self, buffers) -> None:
-        k = self.kernel
-        refresh_all(k.pt, k.lines, k.par, self.S, self.n, self.removals, self.stones, buffers)
+    def refresh(self, lists) -> None:
+        LOOPS.refresh_all(self.arrays, self.S, lists)
 
-    def step(self, mode, given, logits, rng, autoreset, buffers, out) -> int:
-        k = self.kernel
-        bad = step_all(
-            k.pt, k.lines, k.par, self.S, self.start, self.n, self.removals, self.stones,
-            mode, given, logits, rng, autoreset, buffers, out,
-        )  # fmt: skip
+    def step(self, mode, given, logits, rng, autoreset, lists, out) -> int:
+        bad = LOOPS.step_all(self.arrays, self.S, self.start, mode, given, logits, rng, autoreset, lists, out)
         if (self.S[:, S_RESULT] == OVERFLOW).any():
             raise QipanError("a game outgrew the kernel's repetition history")
         return bad
 
     def observe(self, out) -> None:
-        observe_all(self.S, out, self.n, self.stones)
+        LOOPS.observe_all(self.arrays, self.S, out)
 
     def over(self) -> np.ndarray:
         return self.S[:, S_RESULT] != ONGOING
@@ -210,7 +185,6 @@ class MorrisBatch:
     def random_steps(self, steps: int, seed: int) -> tuple[int, int]:
         """``steps`` random moves in every game (finished games restart), no masks or planes:
         the benchmark's bare loop. Returns (moves, removals)."""
-        k = self.kernel
         rng = np.array([seed_word(seed)], np.uint64)
-        made, removed = random_steps(k.pt, k.lines, k.par, self.S, self.start, rng, steps)
+        made, removed = LOOPS.random_steps(self.arrays, self.S, self.start, rng, steps)
         return int(made), int(removed)

@@ -42,7 +42,6 @@ from .kernel import (
     P_MAX_PAIRS,
     P_N,
     P_NPOINTS,
-    P_TEAMS,
     P_TOURNAMENT,
     P_WIN_LENGTH,
     S_CAPS,
@@ -54,9 +53,9 @@ from .kernel import (
     RuleArrays,
     _choices,
     _line_wins,
+    _partner,
     capture_dirs,
     legal_moves,
-    note_cutoff,
     play,
     unplay,
 )
@@ -276,11 +275,6 @@ def _key(s, i, d, c):
             code = 2
         key |= code << (2 * k)
     return key
-
-
-@njit
-def _partner(par, players, p):
-    return (p + 2) % 4 if par[P_TEAMS] and players == 4 else -1
 
 
 @njit
@@ -526,6 +520,8 @@ def _header_hash(zh, s):
 
 @njit
 def cells_hash(points, zob, s):
+    """The Zobrist hash of ``s``'s cells (``zob[cell, content]``; a table whose empty column
+    is 0 gives the reference state's ``zhash``, as the generic ``alphabeta`` uses)."""
     h = np.uint64(0)
     for k in range(points.shape[0]):
         i = points[k]
@@ -534,11 +530,22 @@ def cells_hash(points, zob, s):
 
 
 @njit
-def _rehash(zob, s, undo, h):
+def rehash(zob, s, undo, h):
+    """``h`` updated for the cells the move recorded in ``undo`` changed."""
     for k in range(undo[HEADER - 1]):
         j = undo[HEADER + 2 * k]
         h ^= zob[j, undo[HEADER + 2 * k + 1]] ^ zob[j, s[HEADER + j]]
     return h
+
+
+@njit
+def note_cutoff(killers, history, ply, code, point, depth):
+    """A move that cut off at ``ply``: the first killer there (the old first one second), and
+    history credit for its point (the generic ``alphabeta``'s hooks use it too)."""
+    if killers[ply, 0] != code:
+        killers[ply, 1] = killers[ply, 0]
+        killers[ply, 0] = code
+    history[point] += depth * depth
 
 
 @njit
@@ -691,7 +698,7 @@ def alphabeta(R, W, s, h, depth, alpha, beta, ply, width):
     for t in range(count):
         j = mv[ply, t]
         play(points, lines, line_len, tria, dirs8, par, s, _code(par, dirs8, s, j, p + 1), u)
-        h2 = _rehash(zob, s, u, h)
+        h2 = rehash(zob, s, u, h)
         if s[S_RESULT] != ONGOING:
             v = _terminal_value(s, p, ply + 1)
         elif t == 0:
@@ -737,7 +744,7 @@ def search_root(R, W, s, h, depth, width, root_moves, nroot, values):
     for t in range(nroot):
         j = root_moves[t]
         play(points, lines, line_len, tria, dirs8, par, s, _code(par, dirs8, s, j, p + 1), u)
-        h2 = _rehash(zob, s, u, h)
+        h2 = rehash(zob, s, u, h)
         if s[S_RESULT] != ONGOING:
             v = _terminal_value(s, p, 1)
         elif best < 0:

@@ -9,24 +9,28 @@ per legal point, and the mask is written from the board when read. With
 ``max_pairs_per_move`` the kernel lists each game's moves at each step (``qipan.rl.vector``'s
 packed lists).
 
+The listing loops are ``qipan.rl.vector_kernel``'s, over this file's ``vec_*`` hooks.
 Compiled without Numba's disk cache on purpose: these functions call the kernel's, and the
 cache only notices changes to a function's own file (see ``games/morris/kernel.py``)."""
 
 from __future__ import annotations
+
+import sys
+from typing import NamedTuple
 
 from ...core.errors import QipanError
 from ...fast import (
     GIVEN,
     LOGITS,
     UNIFORM,
-    check_given,
     draw_weighted,
+    njit_inline,
     njit_uncached,
     np,
-    pick_legal,
     rand_below,
     seed_word,
 )
+from ...rl.vector_kernel import vector_loops
 from .kernel import (
     CHOSEN,
     EMPTY,
@@ -76,16 +80,27 @@ def observe_game(s, out, points, flat):
     out[2 * players] = 1.0 if s[S_RESULT] == ONGOING else 0.0
 
 
-@njit_uncached
-def observe_all(S, out, points, flat):
-    for b in range(S.shape[0]):
-        observe_game(S[b], out[b], points, flat)
+# -- the hooks of ``qipan.rl.vector_kernel``'s loops (``max_pairs_per_move``: moves listed) -----
+class VectorArrays(NamedTuple):
+    """``G``: the rule arrays (``kernel.RuleArrays``'s) and the batch's own; each hook names
+    the fields it reads (``qipan.rl.vector_kernel``)."""
+
+    points: np.ndarray
+    inner: np.ndarray
+    lines: np.ndarray
+    line_len: np.ndarray
+    tria: np.ndarray
+    dirs8: np.ndarray
+    par: np.ndarray
+    point_of: np.ndarray  # per cell: its point number (an action without a choice of pairs)
+    choosing: bool  # ``max_pairs_per_move``: an action carries the pairs taken
+    flat: np.ndarray  # the k-th point's place in a plane
+    scratch: np.ndarray  # a move list
+    undo: np.ndarray  # an undo record
 
 
-@njit_uncached
-def list_moves(points, inner, dirs8, par, s, codes, acts, pos, scratch, point_of, choosing):
-    """``legal_moves`` and their action indices written into ``codes`` and ``acts`` from
-    ``pos``; the count (with ``max_pairs_per_move``: the other option sets list nothing)."""
+@njit_inline
+def vec_moves(s, codes, acts, pos, points, inner, dirs8, par, point_of, choosing, scratch):
     k = legal_moves(points, inner, dirs8, par, s, scratch)
     for i in range(k):
         codes[pos + i] = scratch[i]
@@ -93,74 +108,46 @@ def list_moves(points, inner, dirs8, par, s, codes, acts, pos, scratch, point_of
     return k
 
 
-@njit_uncached
-def refresh(points, inner, dirs8, par, s, b, point_of, choosing, buffers, pos, scratch):
-    """Game ``b``'s legal moves and their action indices, packed from ``pos`` in the next side
-    of ``buffers`` (see ``qipan.rl.vector``). Returns the next free position."""
-    codes, acts, offsets, side = buffers
-    nxt = 1 - side[0]
-    k = list_moves(points, inner, dirs8, par, s, codes[nxt], acts[nxt], pos, scratch, point_of, choosing)
-    offsets[nxt, b] = pos
-    offsets[nxt, b + 1] = pos + k
-    return pos + k
-
-
-@njit_uncached
-def refresh_all(points, inner, dirs8, par, S, point_of, choosing, buffers, scratch):
-    pos = 0
-    for b in range(S.shape[0]):
-        pos = refresh(points, inner, dirs8, par, S[b], b, point_of, choosing, buffers, pos, scratch)
-    buffers[3][0] = 1 - buffers[3][0]
-
-
-@njit_uncached
-def play_scored(kernel_arrays, par, s, b, code, undo, start, autoreset, out):
-    """Play ``code`` in game ``b``; if that ends it, its rewards and ``ended`` into ``out`` =
-    (rewards, ended, chosen), and a restart from ``start`` with ``autoreset``."""
-    points, inner, lines, line_len, tria, dirs8 = kernel_arrays
-    rewards, ended, chosen = out
+@njit_inline
+def vec_play(s, code, points, lines, line_len, tria, dirs8, par, undo):
     play(points, lines, line_len, tria, dirs8, par, s, code, undo)
+
+
+@njit_inline
+def vec_ongoing(s):
+    return s[S_RESULT] == ONGOING
+
+
+@njit_inline
+def vec_rewards(s, rewards, b):
     r = s[S_RESULT]
-    if r != ONGOING:
-        ended[b] = True
-        if r > 0:  # a bit mask of the winners; 0 is a draw
-            for p in range(s[S_PLAYERS]):
-                rewards[b, p] = 1.0 if r >> p & 1 else -1.0
-        if autoreset:
-            s[:] = start
+    if r > 0:  # a bit mask of the winners; 0 is a draw
+        for p in range(s[S_PLAYERS]):
+            rewards[b, p] = 1.0 if r >> p & 1 else -1.0
 
 
-@njit_uncached
-def step_all(
-    kernel_arrays, par, S, start, point_of, choosing,
-    mode, given, logits, rng, autoreset, buffers, out, undo, scratch,
-):  # fmt: skip
-    """One move in every unfinished game, chosen as ``mode`` says (``fast.pick_legal``); a game
-    that ends restarts from ``start`` with ``autoreset``. ``out`` = (rewards, ended, chosen).
-    Returns the first game whose given action is not legal (-1 if none): then nothing was
-    played."""
-    points, inner, lines, line_len, tria, dirs8 = kernel_arrays
-    codes, acts, offsets, side = buffers
-    rewards, ended, chosen = out
-    cur = side[0]
-    bad = check_given(mode, given, acts[cur], offsets[cur])
-    if bad >= 0:
-        return bad
-    pos = 0
-    for b in range(S.shape[0]):
-        rewards[b, :] = 0.0
-        first = offsets[cur, b]
-        k = offsets[cur, b + 1] - first
-        s = S[b]
-        ended[b] = k == 0
-        chosen[b] = -1
-        if k:
-            i = first + pick_legal(mode, acts[cur, first:], k, given, logits, b, rng)
-            chosen[b] = acts[cur, i]
-            play_scored(kernel_arrays, par, s, b, codes[cur, i], undo, start, autoreset, out)
-        pos = refresh(points, inner, dirs8, par, s, b, point_of, choosing, buffers, pos, scratch)
-    side[0] = 1 - cur
-    return -1
+@njit_inline
+def vec_restarts(s):
+    return True
+
+
+@njit_inline
+def vec_observe(s, out, points, flat):
+    observe_game(s, out, points, flat)
+
+
+@njit_inline
+def vec_random_move(s, rng, points, inner, dirs8, par, scratch):
+    return _random_move(points, inner, dirs8, par, s, rng, scratch)
+
+
+@njit_inline
+def vec_extra_actions(code):
+    return 0
+
+
+LOOPS = vector_loops(sys.modules[__name__])
+play_scored = LOOPS.play_scored  # a global, for ``step_points`` (compiled code calls it)
 
 
 # -- every empty point one move: the legal actions read off the board -------------------------
@@ -240,26 +227,12 @@ def draw_point(points, inner, par, s, which, centre, mode, logits, exps, b, rng,
 
 
 @njit_uncached
-def step_points(
-    kernel_arrays,
-    par,
-    S,
-    start,
-    centre,
-    mode,
-    given,
-    logits,
-    exps,
-    rng,
-    autoreset,
-    out,
-    undo,
-    listed,
-    weights,
-):
-    """``step_all`` for the option sets where every empty point is one move, without lists."""
-    points, inner, lines, line_len, tria, dirs8 = kernel_arrays
-    rewards, ended, chosen = out
+def step_points(G, S, start, centre, mode, given, logits, exps, rng, autoreset, out, listed, weights):
+    """The step for the option sets where every empty point is one move, without lists: as
+    ``vector_kernel``'s ``step_all`` (``out``: its ``StepOut``), the action drawn from the
+    board (``draw_point``)."""
+    points, inner, par = G.points, G.inner, G.par
+    rewards, ended, chosen = out.rewards, out.ended, out.chosen
     if mode == GIVEN:  # refused before anything is played (a finished game takes any)
         for b in range(S.shape[0]):
             which = open_points(par, S[b])
@@ -282,7 +255,7 @@ def step_points(
         else:
             j = draw_point(points, inner, par, s, which, centre, mode, logits, exps, b, rng, listed, weights)
         chosen[b] = j
-        play_scored(kernel_arrays, par, s, b, points[j], undo, start, autoreset, out)
+        play_scored(G, s, b, points[j], start, autoreset, rewards, ended)
     return -1
 
 
@@ -299,22 +272,6 @@ def mask_points(points, inner, par, S, centre, mask):
             continue
         for j in range(par[P_NPOINTS]):
             mask[b, j] = takes(points, inner, s, which, j)
-
-
-@njit_uncached
-def random_steps(points, inner, lines, line_len, tria, dirs8, par, S, start, rng, steps, buf, undo):
-    """``steps`` rounds of one uniformly random legal move in every game, a finished game
-    starting again from ``start``: the benchmark's loop. Returns the moves made."""
-    made = 0
-    for _ in range(steps):
-        for b in range(S.shape[0]):
-            s = S[b]
-            if s[S_RESULT] != ONGOING:
-                s[:] = start
-            code = _random_move(points, inner, dirs8, par, s, rng, buf)
-            play(points, lines, line_len, tria, dirs8, par, s, code, undo)
-            made += 1
-    return made
 
 
 class PenteBatch:
@@ -346,48 +303,49 @@ class PenteBatch:
         self.exps = np.empty((batch, self.space.size), np.float32) if not self.lists_moves else None
         self.no_exps = np.zeros((1, 1), np.float32)
         self.centre = self.point_of[self.kernel.par[P_CENTRE]]
-        self.undo = np.empty(HEADER + 2 * 20, np.int64)
         self.start = self.kernel.state(game.new(self.players))
+        undo = np.empty(HEADER + 2 * 20, np.int64)
+        rules = self.kernel.arrays._asdict()
+        self.arrays = VectorArrays(
+            **rules,
+            point_of=self.point_of,
+            choosing=self.choosing,
+            flat=self.flat,
+            scratch=self.buf,
+            undo=undo,
+        )
 
     def set_up(self, seed: int) -> None:
         """Game b from ``game.new(players, seed=seed + b)``."""
         for b in range(self.batch):
             self.S[b] = self.kernel.state(self.game.new(self.players, seed=seed + b))
 
-    def refresh(self, buffers) -> None:
-        if not self.lists_moves:
-            return
-        k = self.kernel
-        refresh_all(
-            k.points, k.inner, k.dirs8, k.par, self.S, self.point_of, self.choosing,
-            buffers, self.buf,
-        )  # fmt: skip
+    def refresh(self, lists) -> None:
+        if self.lists_moves:
+            LOOPS.refresh_all(self.arrays, self.S, lists)
 
-    def step(self, mode, given, logits, rng, autoreset, buffers, out) -> int:
-        k = self.kernel
-        arrays = (k.points, k.inner, k.lines, k.line_len, k.tria, k.dirs8)
-        if not self.lists_moves:
-            exps = self.no_exps
-            if mode == LOGITS:  # NumPy's exp runs in SIMD over the batch; the kernel's, one by one
-                exps = self.exps
-                np.subtract(logits, logits.max(axis=1, keepdims=True), out=exps)
-                np.exp(exps, out=exps)
-            return step_points(
-                arrays, k.par, self.S, self.start, self.centre,
-                mode, given, logits, exps, rng, autoreset, out, self.undo, self.buf, self.weights,
-            )  # fmt: skip
-        return step_all(
-            arrays, k.par, self.S, self.start, self.point_of, self.choosing,
-            mode, given, logits, rng, autoreset, buffers, out, self.undo, self.buf,
+    def step(self, mode, given, logits, rng, autoreset, lists, out) -> int:
+        if self.lists_moves:
+            return LOOPS.step_all(
+                self.arrays, self.S, self.start, mode, given, logits, rng, autoreset, lists, out
+            )
+        exps = self.no_exps
+        if mode == LOGITS:  # NumPy's exp runs in SIMD over the batch; the kernel's, one by one
+            exps = self.exps
+            np.subtract(logits, logits.max(axis=1, keepdims=True), out=exps)
+            np.exp(exps, out=exps)
+        return step_points(
+            self.arrays, self.S, self.start, self.centre,
+            mode, given, logits, exps, rng, autoreset, out, self.buf, self.weights,
         )  # fmt: skip
 
     def write_mask(self, mask) -> None:
         """The legal actions into ``mask`` from the boards (``lists_moves`` false)."""
-        k = self.kernel
-        mask_points(k.points, k.inner, k.par, self.S, self.centre, mask)
+        G = self.arrays
+        mask_points(G.points, G.inner, G.par, self.S, self.centre, mask)
 
     def observe(self, out) -> None:
-        observe_all(self.S, out.reshape(self.batch, out.shape[1], -1), self.kernel.points, self.flat)
+        LOOPS.observe_all(self.arrays, self.S, out.reshape(self.batch, out.shape[1], -1))
 
     def over(self) -> np.ndarray:
         return self.S[:, S_RESULT] != ONGOING
@@ -397,23 +355,6 @@ class PenteBatch:
 
     def random_steps(self, steps: int, seed: int) -> int:
         """``steps`` random moves in every game (finished games restart): the benchmark."""
-        k = self.kernel
-        start = self.start
         rng = np.array([seed_word(seed)], np.uint64)
-        return int(
-            random_steps(
-                k.points,
-                k.inner,
-                k.lines,
-                k.line_len,
-                k.tria,
-                k.dirs8,
-                k.par,
-                self.S,
-                start,
-                rng,
-                steps,
-                self.buf,
-                self.undo,
-            )
-        )
+        made, _ = LOOPS.random_steps(self.arrays, self.S, self.start, rng, steps)
+        return int(made)
