@@ -37,6 +37,10 @@ THREAT_SHARE = 0.10
 #: Share kept from alpha-beta to check its chosen move against the opponent's forced wins,
 #: and how many of its best moves that check may try.
 CHECK_SHARE, CHECKED = 0.08, 4
+#: A new iteration starts while the time left is at least this many times the last one's:
+#: a cut iteration still counts (``_deepen``), so one that only gets through its first moves
+#: can change the move.
+DEEPEN_FACTOR = 1.0
 
 
 def threats_apply(state: PenteState) -> bool:
@@ -313,7 +317,9 @@ class PenteAgent(Agent):
 
     def _deepen(self, s, roots: list[int]) -> list[int]:
         """Iterative deepening to the deadline: the roots, the chosen move first, then the
-        others by the last finished iteration's values."""
+        others by the last finished iteration's values. An iteration cut by the deadline
+        still counts when a move it searched in full beat the previous best (PVS searches
+        that one first, with a full window): its value is exact, the others' bounds."""
         searcher = self._searcher
         max_depth = self.depth or 40
         from .kernel_search import WIN
@@ -328,15 +334,17 @@ class PenteAgent(Agent):
                 "ab", 1.0, lambda d=depth, r=roots: searcher.iterate(s, d, self.width, r), floor
             )
             if searcher.aborted:
-                break  # the unfinished iteration is not compared: the last one decides
+                if index > 0:  # a new best move, proved at this depth
+                    roots = [roots[index], *roots[:index], *roots[index + 1 :]]
+                break
             self.reached_depth = depth
             order = sorted(range(len(roots)), key=lambda k: (k != index, -values[k]))
             roots = [roots[k] for k in order]
             if abs(values[index]) >= WIN - 200:
                 break  # a forced win or loss: deeper search changes nothing
             spent = clock.now() - start
-            if self._deadline is not None and clock.now() + 2.5 * spent > self._deadline:
-                break  # the next iteration would not finish
+            if self._deadline is not None and clock.now() + DEEPEN_FACTOR * spent > self._deadline:
+                break  # the next iteration would not get far enough to change the move
         return roots
 
     # -- four players ------------------------------------------------------------------
