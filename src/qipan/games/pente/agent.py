@@ -37,10 +37,6 @@ THREAT_SHARE = 0.10
 #: Share kept from alpha-beta to check its chosen move against the opponent's forced wins,
 #: and how many of its best moves that check may try.
 CHECK_SHARE, CHECKED = 0.08, 4
-#: A new iteration starts while the time left is at least this many times the last one's:
-#: a cut iteration still counts (``_deepen``), so one that only gets through its first moves
-#: can change the move.
-DEEPEN_FACTOR = 1.0
 
 
 def threats_apply(state: PenteState) -> bool:
@@ -262,19 +258,21 @@ class PenteAgent(Agent):
         me = state.to_move
         captures = [i for i in near_points(state) if state.capture_dirs(i, me)]
         candidates = list(dict.fromkeys([*roots, *(theirs or []), *captures]))
-        safe, unknown = [], []
+        safe, later, unknown = [], [], []
         for k, m in enumerate(candidates):
             after = s.copy()
             self._kernel.play(after, m)
             if after[0] < 0:  # the game ended: a win at once is caught before this
                 continue
-            done, verdict = self._timed(search, lambda a=after: search.shortest(self.defence_plies, a))
+            done, verdict = self._timed(search, lambda a=after: search.shortest(self.defence_plies + 2, a))
             if not done:  # out of time: the roots not checked stay, after the safe moves
                 unknown = [r for r in candidates[k:] if r in roots]
                 break
             if verdict is None:
                 safe.append(m)
-        return safe + unknown or roots, True
+            elif verdict > self.defence_plies:
+                later.append(m)
+        return safe + unknown or later + unknown or roots, True
 
     def _unrefuted(self, state: PenteState, s, ordered: list[int]) -> int:
         """The first of the alpha-beta's best moves (``CHECKED`` of them, best first) after
@@ -284,19 +282,34 @@ class PenteAgent(Agent):
         from .threats import as_attacker
 
         search = self._threat_search(as_attacker(state, 1 - state.to_move), CHECK_SHARE)
+        fallback = None  # the first move whose refutation is longer than defence_plies
         for m in ordered[:CHECKED]:
             after = s.copy()
             self._kernel.play(after, m)
             if after[0] < 0:  # the game ended: a win at once is caught before this
                 return m
-            done, verdict = self._timed(search, lambda a=after: search.shortest(self.defence_plies, a))
+            done, verdict = self._timed(search, lambda a=after: search.shortest(self.defence_plies + 2, a))
             if not done:
                 break
-            if verdict is None:
-                if m != ordered[0]:
-                    self.stage = "checked"
-                return m
-        return ordered[0]
+            if verdict is not None:
+                if verdict > self.defence_plies and fallback is None:
+                    fallback = m
+                continue
+            if self.vct_depth and self._opponent_vct(after):
+                continue
+            if m != ordered[0]:
+                self.stage = "checked"
+            return m
+        return ordered[0] if fallback is None else fallback
+
+    def _opponent_vct(self, after) -> bool:
+        """Whether the opponent, to move in ``after``, has a VCT (``kernel_search.vct``: open
+        threes too, which the threat-space search leaves out); False when out of time."""
+        searcher = self._searcher
+        found = self._run(
+            "vcf", CHECK_SHARE / CHECKED, lambda: searcher.vct(after, self.vct_depth, min(self.vcf_depth, 6))
+        )
+        return found >= 0 and not searcher.aborted
 
     def _safe(self, s, roots: list[int]) -> list[int]:
         """If the opponent, moving now, has a VCF: the roots after which it has none (all of
@@ -327,7 +340,6 @@ class PenteAgent(Agent):
         for depth in range(1, max_depth + 1):
             if self._out_of_time():
                 break
-            start = clock.now()
             # the first iteration always finishes: a move chosen by search, not by ordering alone
             floor = 40 * len(roots) if depth == 1 else 1
             index, values = self._run(
@@ -342,9 +354,6 @@ class PenteAgent(Agent):
             roots = [roots[k] for k in order]
             if abs(values[index]) >= WIN - 200:
                 break  # a forced win or loss: deeper search changes nothing
-            spent = clock.now() - start
-            if self._deadline is not None and clock.now() + DEEPEN_FACTOR * spent > self._deadline:
-                break  # the next iteration would not get far enough to change the move
         return roots
 
     # -- four players ------------------------------------------------------------------
