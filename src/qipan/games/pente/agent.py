@@ -6,12 +6,14 @@ Two players, per move: (1) a win at once, or the only replies to an opponent's t
 longer one by fours (VCF, ``vcf_depth``);
 (4) VCT: a forced win by open threes and fours; (5) a null move: when the opponent, moving
 now, would have a forced win by threats within ``defence_plies``, only the moves after which it
-has none are searched (the candidates plus the points of its threats and every capture), else
+has none within ``defence_plies + LOOKAHEAD`` are searched (the candidates plus the points of
+its threats and every capture; those leaving only a longer one when no move leaves none), else
 the same against its VCF;
 (6) iterative deepening PVS over the candidates (Zobrist transposition table, killers,
-history) to the deadline; (7) its best moves, best first, until one leaves the opponent no
-forced win by threats within ``defence_plies`` (a few of them, in a share of the time kept
-from (6)). ``pente-2026`` is this agent as it was before (3), (5) and (7) used the
+history) to the deadline, an iteration cut by it counting when a move it searched in full beat
+the previous best; (7) its best moves, best first, until one leaves the opponent no forced win
+by threats within ``defence_plies + LOOKAHEAD`` and no VCT (a few of them, in a share of the
+time kept from (6)). ``pente-2026`` is this agent as it was before (3), (5) and (7) used the
 threat-space search (its VCF instead), kept as a fixed reference (``classic.Pente2026Agent``).
 Four players in teams: a paranoid search (the side, with its partner, against the rest);
 every player for themselves (``pente-4``): the ``pente-classic`` play, which beat the
@@ -37,6 +39,9 @@ THREAT_SHARE = 0.10
 #: Share kept from alpha-beta to check its chosen move against the opponent's forced wins,
 #: and how many of its best moves that check may try.
 CHECK_SHARE, CHECKED = 0.08, 4
+#: The defence stages look this many plies past ``defence_plies``: a move that leaves the
+#: opponent a forced win that much longer is played only when every other one is worse.
+LOOKAHEAD = 2
 
 
 def threats_apply(state: PenteState) -> bool:
@@ -242,9 +247,11 @@ class PenteAgent(Agent):
         return line[0] if line else None
 
     def _defended(self, state: PenteState, s, roots: list[int]) -> tuple[list[int], bool]:
-        """If the opponent, moving now, would have a forced win by threats: the candidates
-        after which it has none (the roots, the points of its winning threats, every capture),
-        best first; all the roots when none is found safe in time. With whether it had one."""
+        """If the opponent, moving now, would have a forced win by threats within
+        ``defence_plies``: the candidates (the roots, the points of its winning threats, every
+        capture) after which it has none within ``_avoided_plies()``, best first, else those
+        after which it has only a longer one; all the roots when none is found in time. With
+        whether it had one."""
         if not threats_apply(state):
             return roots, False
         from .threats import as_attacker, near_points
@@ -264,7 +271,7 @@ class PenteAgent(Agent):
             self._kernel.play(after, m)
             if after[0] < 0:  # the game ended: a win at once is caught before this
                 continue
-            done, verdict = self._timed(search, lambda a=after: search.shortest(self.defence_plies + 2, a))
+            done, verdict = self._timed(search, lambda a=after: search.shortest(self._avoided_plies(), a))
             if not done:  # out of time: the roots not checked stay, after the safe moves
                 unknown = [r for r in candidates[k:] if r in roots]
                 break
@@ -274,11 +281,18 @@ class PenteAgent(Agent):
                 later.append(m)
         return safe + unknown or later + unknown or roots, True
 
+    def _avoided_plies(self) -> int:
+        """The longest forced win of the opponent the defence stages avoid leaving."""
+        from .threats_kernel import LEVELS
+
+        return min(self.defence_plies + LOOKAHEAD, 2 * LEVELS - 3)
+
     def _unrefuted(self, state: PenteState, s, ordered: list[int]) -> int:
         """The first of the alpha-beta's best moves (``CHECKED`` of them, best first) after
-        which the opponent has no forced win by threats within ``defence_plies``: the
-        alpha-beta sees a few plies, the threat search the whole forced line. The best move
-        when each is refuted or time runs out."""
+        which the opponent has no forced win by threats within ``_avoided_plies()`` and no
+        VCT (a quiet three that leads to one): the alpha-beta sees a few plies, the threat
+        search the whole forced line. Else the first whose refutation is longer than
+        ``defence_plies``, else the best move (also when time runs out)."""
         from .threats import as_attacker
 
         search = self._threat_search(as_attacker(state, 1 - state.to_move), CHECK_SHARE)
@@ -288,7 +302,7 @@ class PenteAgent(Agent):
             self._kernel.play(after, m)
             if after[0] < 0:  # the game ended: a win at once is caught before this
                 return m
-            done, verdict = self._timed(search, lambda a=after: search.shortest(self.defence_plies + 2, a))
+            done, verdict = self._timed(search, lambda a=after: search.shortest(self._avoided_plies(), a))
             if not done:
                 break
             if verdict is not None:

@@ -380,7 +380,7 @@ class Pente2026Agent(PenteAgent):
     name = "pente-2026"
     forced_wins = False
 
-    # The stages below are frozen copies of the live agent's as they were recorded (fb27c71),
+    # The stages below are frozen copies of the live agent's as they were when it was pinned,
     # so that a change to ``agent.py`` cannot change what this reference plays under a time
     # limit (the recorded decisions pin it under a node limit only).
     VCF_SHARE, VCT_SHARE, SAFETY_SHARE = 0.10, 0.15, 0.20
