@@ -22,6 +22,7 @@ import time
 import qipan
 from qipan.agents import clock
 from qipan.agents import load as load_agent
+from qipan.agents.base import parse_agent
 
 
 def opening(game, plies: int, seed: int):
@@ -45,9 +46,14 @@ def opening(game, plies: int, seed: int):
     return state
 
 
-def play(state, agents, max_plies: int):
+def play(state, agents, max_plies: int, roles: list[str], spent: dict):
+    """Play to the end; ``spent[role]`` collects (CPU seconds, moves) of each seat's role."""
     while state.outcome is None and state.ply < max_plies:
-        state.play(agents[state.to_move].choose(state))
+        start = time.process_time()
+        move = agents[state.to_move].choose(state)
+        seconds, moves = spent.get(roles[state.to_move], (0.0, 0))
+        spent[roles[state.to_move]] = (seconds + time.process_time() - start, moves + 1)
+        state.play(move)
     return state
 
 
@@ -61,11 +67,13 @@ def main() -> None:
     parser.add_argument("--max-plies", type=int, default=300, help="a longer game counts as a draw")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sprt", default=None, help="P0,P1: stop when the SPRT decides")
-    parser.add_argument("--new", default="pente", help="the agent measured")
+    parser.add_argument("--new", default="pente", help="the agent measured (NAME or NAME:key=value,...)")
     parser.add_argument(
         "--reference", default="pente-classic", help="its opponent, e.g. the generic alphabeta"
     )
     args = parser.parse_args()
+    new_name, new_params = parse_agent(args.new)
+    ref_name, ref_params = parse_agent(args.reference)
     sprt = tuple(float(x) for x in args.sprt.split(",")) if args.sprt else None
     llr, bound = 0.0, math.log(0.95 / 0.05)
     verdict_sprt = "undecided"
@@ -74,14 +82,17 @@ def main() -> None:
     score = wins = draws = losses = 0.0
     start = time.process_time()
     stats: dict[str, int] = {}
+    spent: dict[str, tuple[float, int]] = {}
     for k in range(args.games):
         pair = k // 2
         new_seat = k % 2  # colours swap within each pair of games
         state = opening(game, args.opening_plies, args.seed * 100_003 + pair)
-        new = load_agent(args.new, time=args.time, seed=k)
-        ref = load_agent(args.reference, time=args.time * args.factor, seed=k)
-        agents = [new, ref] if new_seat == 0 else [ref, new]
-        play(state, agents, args.max_plies)
+        new = load_agent(new_name, time=args.time, seed=k, **new_params)
+        ref = load_agent(ref_name, time=args.time * args.factor, seed=k, **ref_params)
+        agents, roles = (
+            ([new, ref], ["new", "reference"]) if new_seat == 0 else ([ref, new], ["reference", "new"])
+        )
+        play(state, agents, args.max_plies, roles, spent)
         outcome = state.outcome
         if outcome is None or not outcome.winners:
             draws += 1
@@ -121,6 +132,8 @@ def main() -> None:
         f"{time.process_time() - start:.0f} cpu s"
         + (f"; SPRT {sprt[0]} vs {sprt[1]}: {verdict_sprt} (llr {llr:.2f})" if sprt else "")
     )
+    for role, (seconds, moves) in sorted(spent.items()):
+        print(f"{role}: {moves} moves, {seconds / max(moves, 1) * 1000:.1f} ms CPU a move on average")
 
 
 if __name__ == "__main__":

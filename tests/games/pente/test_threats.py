@@ -241,10 +241,12 @@ def test_the_agent_drops_a_best_move_that_leaves_the_opponent_a_forced_win(monke
     pytest.importorskip("numba")
     monkeypatch.setenv("QIPAN_KERNELS", "1")
     from qipan.agents import load as load_agent
+    from qipan.games.pente.kernel_search import searcher_for
 
     state = qipan.load("pente").new().play_many(OPEN_THREE[:5])  # player 1 threatens K9 or K13
     agent = load_agent("pente", iterations=200_000, seed=1)
     agent._kernel = state.game.kernel()
+    agent._searcher = searcher_for(agent._kernel)  # the check of the opponent's VCT uses it
     s = agent._kernel.state(state)
     point = state.geom.name.index
     far, block = point("B8"), point("K13")

@@ -6,12 +6,14 @@ Two players, per move: (1) a win at once, or the only replies to an opponent's t
 longer one by fours (VCF, ``vcf_depth``);
 (4) VCT: a forced win by open threes and fours; (5) a null move: when the opponent, moving
 now, would have a forced win by threats within ``defence_plies``, only the moves after which it
-has none are searched (the candidates plus the points of its threats and every capture), else
+has none within ``defence_plies + LOOKAHEAD`` are searched (the candidates plus the points of
+its threats and every capture; those leaving only a longer one when no move leaves none), else
 the same against its VCF;
 (6) iterative deepening PVS over the candidates (Zobrist transposition table, killers,
-history) to the deadline; (7) its best moves, best first, until one leaves the opponent no
-forced win by threats within ``defence_plies`` (a few of them, in a share of the time kept
-from (6)). ``pente-2026`` is this agent as it was before (3), (5) and (7) used the
+history) to the deadline, an iteration cut by it counting when a move it searched in full beat
+the previous best; (7) its best moves, best first, until one leaves the opponent no forced win
+by threats within ``defence_plies + LOOKAHEAD`` and no VCT (a few of them, in a share of the
+time kept from (6)). ``pente-2026`` is this agent as it was before (3), (5) and (7) used the
 threat-space search (its VCF instead), kept as a fixed reference (``classic.Pente2026Agent``).
 Four players in teams: a paranoid search (the side, with its partner, against the rest);
 every player for themselves (``pente-4``): the ``pente-classic`` play, which beat the
@@ -37,6 +39,9 @@ THREAT_SHARE = 0.10
 #: Share kept from alpha-beta to check its chosen move against the opponent's forced wins,
 #: and how many of its best moves that check may try.
 CHECK_SHARE, CHECKED = 0.08, 4
+#: The defence stages look this many plies past ``defence_plies``: a move that leaves the
+#: opponent a forced win that much longer is played only when every other one is worse.
+LOOKAHEAD = 2
 
 
 def threats_apply(state: PenteState) -> bool:
@@ -242,9 +247,11 @@ class PenteAgent(Agent):
         return line[0] if line else None
 
     def _defended(self, state: PenteState, s, roots: list[int]) -> tuple[list[int], bool]:
-        """If the opponent, moving now, would have a forced win by threats: the candidates
-        after which it has none (the roots, the points of its winning threats, every capture),
-        best first; all the roots when none is found safe in time. With whether it had one."""
+        """If the opponent, moving now, would have a forced win by threats within
+        ``defence_plies``: the candidates (the roots, the points of its winning threats, every
+        capture) after which it has none within ``_avoided_plies()``, best first, else those
+        after which it has only a longer one; all the roots when none is found in time. With
+        whether it had one."""
         if not threats_apply(state):
             return roots, False
         from .threats import as_attacker, near_points
@@ -258,41 +265,65 @@ class PenteAgent(Agent):
         me = state.to_move
         captures = [i for i in near_points(state) if state.capture_dirs(i, me)]
         candidates = list(dict.fromkeys([*roots, *(theirs or []), *captures]))
-        safe, unknown = [], []
+        safe, later, unknown = [], [], []
         for k, m in enumerate(candidates):
             after = s.copy()
             self._kernel.play(after, m)
             if after[0] < 0:  # the game ended: a win at once is caught before this
                 continue
-            done, verdict = self._timed(search, lambda a=after: search.shortest(self.defence_plies, a))
+            done, verdict = self._timed(search, lambda a=after: search.shortest(self._avoided_plies(), a))
             if not done:  # out of time: the roots not checked stay, after the safe moves
                 unknown = [r for r in candidates[k:] if r in roots]
                 break
             if verdict is None:
                 safe.append(m)
-        return safe + unknown or roots, True
+            elif verdict > self.defence_plies:
+                later.append(m)
+        return safe + unknown or later + unknown or roots, True
+
+    def _avoided_plies(self) -> int:
+        """The longest forced win of the opponent the defence stages avoid leaving."""
+        from .threats_kernel import LEVELS
+
+        return min(self.defence_plies + LOOKAHEAD, 2 * LEVELS - 3)
 
     def _unrefuted(self, state: PenteState, s, ordered: list[int]) -> int:
         """The first of the alpha-beta's best moves (``CHECKED`` of them, best first) after
-        which the opponent has no forced win by threats within ``defence_plies``: the
-        alpha-beta sees a few plies, the threat search the whole forced line. The best move
-        when each is refuted or time runs out."""
+        which the opponent has no forced win by threats within ``_avoided_plies()`` and no
+        VCT (a quiet three that leads to one): the alpha-beta sees a few plies, the threat
+        search the whole forced line. Else the first whose refutation is longer than
+        ``defence_plies``, else the best move (also when time runs out)."""
         from .threats import as_attacker
 
         search = self._threat_search(as_attacker(state, 1 - state.to_move), CHECK_SHARE)
+        fallback = None  # the first move whose refutation is longer than defence_plies
         for m in ordered[:CHECKED]:
             after = s.copy()
             self._kernel.play(after, m)
             if after[0] < 0:  # the game ended: a win at once is caught before this
                 return m
-            done, verdict = self._timed(search, lambda a=after: search.shortest(self.defence_plies, a))
+            done, verdict = self._timed(search, lambda a=after: search.shortest(self._avoided_plies(), a))
             if not done:
                 break
-            if verdict is None:
-                if m != ordered[0]:
-                    self.stage = "checked"
-                return m
-        return ordered[0]
+            if verdict is not None:
+                if verdict > self.defence_plies and fallback is None:
+                    fallback = m
+                continue
+            if self.vct_depth and self._opponent_vct(after):
+                continue
+            if m != ordered[0]:
+                self.stage = "checked"
+            return m
+        return ordered[0] if fallback is None else fallback
+
+    def _opponent_vct(self, after) -> bool:
+        """Whether the opponent, to move in ``after``, has a VCT (``kernel_search.vct``: open
+        threes too, which the threat-space search leaves out); False when out of time."""
+        searcher = self._searcher
+        found = self._run(
+            "vcf", CHECK_SHARE / CHECKED, lambda: searcher.vct(after, self.vct_depth, min(self.vcf_depth, 6))
+        )
+        return found >= 0 and not searcher.aborted
 
     def _safe(self, s, roots: list[int]) -> list[int]:
         """If the opponent, moving now, has a VCF: the roots after which it has none (all of
@@ -313,7 +344,9 @@ class PenteAgent(Agent):
 
     def _deepen(self, s, roots: list[int]) -> list[int]:
         """Iterative deepening to the deadline: the roots, the chosen move first, then the
-        others by the last finished iteration's values."""
+        others by the last finished iteration's values. An iteration cut by the deadline
+        still counts when a move it searched in full beat the previous best (PVS searches
+        that one first, with a full window): its value is exact, the others' bounds."""
         searcher = self._searcher
         max_depth = self.depth or 40
         from .kernel_search import WIN
@@ -321,22 +354,20 @@ class PenteAgent(Agent):
         for depth in range(1, max_depth + 1):
             if self._out_of_time():
                 break
-            start = clock.now()
             # the first iteration always finishes: a move chosen by search, not by ordering alone
             floor = 40 * len(roots) if depth == 1 else 1
             index, values = self._run(
                 "ab", 1.0, lambda d=depth, r=roots: searcher.iterate(s, d, self.width, r), floor
             )
             if searcher.aborted:
-                break  # the unfinished iteration is not compared: the last one decides
+                if index > 0:  # a new best move, proved at this depth
+                    roots = [roots[index], *roots[:index], *roots[index + 1 :]]
+                break
             self.reached_depth = depth
             order = sorted(range(len(roots)), key=lambda k: (k != index, -values[k]))
             roots = [roots[k] for k in order]
             if abs(values[index]) >= WIN - 200:
                 break  # a forced win or loss: deeper search changes nothing
-            spent = clock.now() - start
-            if self._deadline is not None and clock.now() + 2.5 * spent > self._deadline:
-                break  # the next iteration would not finish
         return roots
 
     # -- four players ------------------------------------------------------------------

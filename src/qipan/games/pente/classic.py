@@ -373,8 +373,86 @@ class PenteClassicAgent(Agent):
 
 class Pente2026Agent(PenteAgent):
     """The ``pente`` agent's stages as they were in 2026 (VCF where it now searches forced
-    wins by threats); its compiled search is the live agent's, so the recorded decisions
-    show any change to it."""
+    wins by threats). Its two-player stages are its own frozen copies below; the plumbing
+    (limits, node budgets, root moves) and the compiled search are the live agent's, so the
+    recorded decisions show any change to them."""
 
     name = "pente-2026"
     forced_wins = False
+
+    # The stages below are frozen copies of the live agent's as they were when it was pinned,
+    # so that a change to ``agent.py`` cannot change what this reference plays under a time
+    # limit (the recorded decisions pin it under a node limit only).
+    VCF_SHARE, VCT_SHARE, SAFETY_SHARE = 0.10, 0.15, 0.20
+
+    def _two_players(self, state: PenteState, s) -> int:
+        searcher = self._searcher
+        roots = self._roots(s)
+        if len(roots) <= 1:
+            self.stage = "forced"
+            return roots[0]
+        if self.book:
+            from .book import book_move
+
+            move = book_move(state)
+            if move is not None:
+                self.stage = "book"
+                return move
+        if self.vcf_depth:
+            found = self._run("vcf", self.VCF_SHARE, lambda: searcher.vcf(s, self.vcf_depth))
+            if found >= 0 and not searcher.aborted:
+                self.stage = "vcf"
+                return found
+        if self.vct_depth and not self._out_of_time():
+            found = self._run(
+                "vcf", self.VCT_SHARE, lambda: searcher.vct(s, self.vct_depth, min(self.vcf_depth, 6))
+            )
+            if found >= 0 and not searcher.aborted:
+                self.stage = "vct"
+                return found
+        roots = roots[: self.root_width]
+        if self.vcf_depth and not self._out_of_time():
+            roots = self._safe(s, roots)
+        self.stage = "alphabeta"
+        return self._deepen(s, roots)[0]
+
+    def _safe(self, s, roots: list[int]) -> list[int]:
+        searcher = self._searcher
+        p = int(s[0])
+        s[0] = 1 - p  # a null move: what could the opponent force?
+        try:
+            threat = self._run("vcf", self.SAFETY_SHARE / 3, lambda: searcher.vcf(s, min(self.vcf_depth, 8)))
+        finally:
+            s[0] = p
+        if threat < 0 or searcher.aborted:
+            return roots
+        verdicts = self._run(
+            "vcf", self.SAFETY_SHARE, lambda: searcher.safe(s, roots, min(self.vcf_depth, 8))
+        )
+        safe = [m for m, ok in zip(roots, verdicts, strict=True) if ok == 1]
+        unknown = [m for m, ok in zip(roots, verdicts, strict=True) if ok == -1]
+        return safe + unknown or roots
+
+    def _deepen(self, s, roots: list[int]) -> list[int]:
+        from .kernel_search import WIN
+
+        searcher = self._searcher
+        for depth in range(1, (self.depth or 40) + 1):
+            if self._out_of_time():
+                break
+            start = clock.now()
+            floor = 40 * len(roots) if depth == 1 else 1
+            index, values = self._run(
+                "ab", 1.0, lambda d=depth, r=roots: searcher.iterate(s, d, self.width, r), floor
+            )
+            if searcher.aborted:
+                break
+            self.reached_depth = depth
+            order = sorted(range(len(roots)), key=lambda k: (k != index, -values[k]))
+            roots = [roots[k] for k in order]
+            if abs(values[index]) >= WIN - 200:
+                break
+            spent = clock.now() - start
+            if self._deadline is not None and clock.now() + 2.5 * spent > self._deadline:
+                break
+        return roots
