@@ -61,8 +61,9 @@ class MorrisGame(Game):
             # 3.7 MB of tables, ~20 s of one core here: a server builds them at start.
             self.perfect_build = "qipan.games.morris.perfect:build"
             self.perfect_build_seconds = 30.0
+        self.random_setup = rules.first_player == "random"
 
-    def new_state(self, players: int, rng: random.Random) -> MorrisState:
+    def new_state(self, players: int, rng: random.Random | None) -> MorrisState:
         first = {"white": 0, "black": 1}.get(self.rules.first_player)
         if first is None:
             first = rng.randrange(2)  # first_player=random: the seed decides (the seed's die)
