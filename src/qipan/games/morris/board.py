@@ -231,19 +231,17 @@ class Geometry:
         self.hot_slides: list[dict[int, tuple[tuple[Move, ...], tuple[tuple[int, int], ...]]]] = [
             {} for _ in range(n)
         ]
-        # Line planes: plane j (bits j*S .. j*S+S-1) has bit i set when point j of line i is in a
-        # set of points. Built from a board mask with two half look-ups, so the lines with two
-        # (or three) own stones come out of a few integer operations.
-        S = self.plane_shift = len(board.lines)
-        self.plane_mask = (1 << S) - 1
-        plane_bits = [0] * n
-        for i, line in enumerate(board.lines):
-            for j, name in enumerate(line):
-                plane_bits[idx[name]] |= 1 << (j * S + i)
-        self.line_planes = _or_halves(plane_bits)
-        # line_union[k][x]: the points of the lines 12k..12k+11 set in x, so a set of lines
-        # (a bit per line) becomes its points with two look-ups instead of a loop.
-        self.line_union = _or_halves(self.lines)
+        # Line planes: line_planes[j][k][x] has bit i set when point j of line i is among the
+        # points of 12-bit half k set in x, so the lines holding two or three of a set of points
+        # come out of six look-ups and a few operations on one-digit ints.
+        self.line_planes = [
+            _or_halves(
+                [sum(1 << i for i, line in enumerate(board.lines) if line[j] == p) for p in self.names]
+            )
+            for j in range(3)
+        ]
+        # line_union[x]: the points of the lines set in x (a bit per line), one look-up.
+        self.line_union = _union_table(tuple(self.lines))
         # closers_and_mills() memoised by stone set: a side's stones recur across plies (a set
         # closed on as one player's own is then the opponent's stones to remove from) and games.
         self.known_closers_and_mills: dict[int, tuple[int, int]] = {}
@@ -290,18 +288,15 @@ class Geometry:
         return (self.known_closers_and_mills.get(stones) or self.closers_and_mills(stones))[1]
 
     def closers_and_mills(self, stones: int) -> tuple[int, int]:
-        """``(closers, in_mills)`` of a set of stones, from the line planes (L has bit j*S + i
-        when point j of line i is in the set); kept in ``known_closers_and_mills``."""
-        S, M, lp, lu = self.plane_shift, self.plane_mask, self.line_planes, self.line_union
-        L = lp[0][stones & 4095] | lp[1][stones >> 12]
-        l0, l1, l2 = L & M, L >> S & M, L >> 2 * S
+        """``(closers, in_mills)`` of a set of stones, from the line planes (``l<j>``: the lines
+        whose point j is in the set); kept in ``known_closers_and_mills``."""
+        (a0, a1), (b0, b1), (c0, c1) = self.line_planes
+        low, high = stones & 4095, stones >> 12
+        l0, l1, l2 = a0[low] | a1[high], b0[low] | b1[high], c0[low] | c1[high]
         both = l0 & l1
-        full = both & l2
-        two = (both | l2 & (l0 | l1)) ^ full  # the lines holding exactly two of the stones
-        out = (
-            (lu[0][two & 4095] | lu[1][two >> 12]) & ~stones,
-            lu[0][full & 4095] | lu[1][full >> 12],
-        )
+        union = self.line_union
+        # The empty points of the lines holding two or three stones close a mill.
+        out = union[both | l2 & (l0 | l1)] & ~stones, union[both & l2]
         if len(self.known_closers_and_mills) > 200_000:  # bound the memory
             self.known_closers_and_mills.clear()
         self.known_closers_and_mills[stones] = out
@@ -368,6 +363,32 @@ def _half_table(items_at: Callable[[int], tuple]) -> list[tuple]:
 def _points_in_half(n: int) -> list[list[tuple[int, ...]]]:
     """``table[k][x]``: the points of half k set in ``x`` on an n-point board (shared)."""
     return [_half_table(lambda i, p0=12 * k: (p0 + i,) if p0 + i < n else ()) for k in (0, 1)]
+
+
+@functools.cache
+def _union_table(values: tuple[int, ...]) -> list[int] | dict[int, int]:
+    """``table[x]``: the OR of ``values[j]`` over the bits j set in ``x``: a list for up to 16
+    values, and for more (20 lines on the 24-point board with diagonal mills) a dict filled on
+    first use, so the same one look-up serves every board. Shared by the rule sets of a board."""
+    if len(values) > 16:
+        return _LazyUnion(values)
+    table = [0] * (1 << len(values))
+    for x in range(1, len(table)):
+        low = x & -x
+        table[x] = table[x ^ low] | values[low.bit_length() - 1]
+    return table
+
+
+class _LazyUnion(dict):
+    """:func:`_union_table` as a dict: each value made on first use."""
+
+    def __init__(self, values: tuple[int, ...]):
+        super().__init__()
+        self.values = values
+
+    def __missing__(self, x: int) -> int:
+        union = self[x] = functools.reduce(operator.or_, (self.values[j] for j in bits(x)), 0)
+        return union
 
 
 def _or_halves(values: list[int]) -> list[list[int]]:
