@@ -10,6 +10,7 @@ move list alive for the whole game)."""
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import fields
 
 from ...core.errors import IllegalMove, OptionError
@@ -119,7 +120,9 @@ class MorrisState(State):
         self._fly_at = self.t.n if r.move_anywhere else (-1 if r.flying is None else r.flying)
         #: A side can have fewer than three stones without a removal only if it starts so.
         self._few_stones = r.stones < 3
-        self._n_move, self._max_plies = r.n_move, r.max_plies
+        #: The draw rules as limits a count reaches (a rule that is off never: sys.maxsize).
+        self._nmove_limit = r.n_move or sys.maxsize
+        self._plies_limit = sys.maxsize if r.max_plies is None else r.max_plies
         self._count_position()
 
     # -- position key --------------------------------------------------------------------
@@ -340,7 +343,8 @@ class MorrisState(State):
         protection = self.rules.protection
         if protection == "no_mill_protection" or not opp:
             return opp
-        mills = self.t.in_mills(opp)
+        t = self.t  # in_mills(opp), without the call: a removal is asked for in a third of the plies
+        mills = (t.known_closers_and_mills.get(opp) or t.closers_and_mills(opp))[1]
         if not mills:
             return opp
         free = opp & ~mills
@@ -380,7 +384,7 @@ class MorrisState(State):
             self.nmove = 0
         self.plies += 1
         self._moves = None
-        self._settle(c, to, fb != 0, removed != 0)
+        self._settle(c, to, fb, removed)
         if self._repetition and self.outcome is None:
             k = self._count_position()
             if k is not None:
@@ -418,10 +422,10 @@ class MorrisState(State):
         self.to_move = None
         self._moves = []
 
-    def _settle(self, c: int, to: int, moved: bool = False, removed: bool = True) -> None:
-        """After player ``c``'s ply (``moved``: a stone slid or flew to ``to``; ``removed``: it
-        removed a stone, or may have: a set-up position): decide who moves next, or how the
-        game ended."""
+    def _settle(self, c: int, to: int, moved: int = 0, removed: int = 1) -> None:
+        """After player ``c``'s ply (``moved`` nonzero: a stone slid or flew to ``to``;
+        ``removed`` nonzero: it removed a stone, or may have: a set-up position): decide who
+        moves next, or how the game ended."""
         o = 1 - c
         bb = self.bb
         if self._line_goal:
@@ -442,12 +446,12 @@ class MorrisState(State):
             t = self.t
             own = bb[o]
             empty = t.full ^ (own | bb[c])
-            r = self.rules
-            if r.placement_only:
+            if self._placement_only:
                 if not self.hand[c]:
                     self._end(Outcome.draw(2, "all stones placed without a line"))
                     return
             elif not empty:
+                r = self.rules
                 if r.full_board == "draw":
                     self._end(Outcome.draw(2, "the board is full"))
                     return
@@ -461,11 +465,10 @@ class MorrisState(State):
                 if not (nh[0][own & 4095] | nh[1][own >> 12]) & empty:
                     self._end(Outcome.win((c,), 2, f"{COLOUR[o]} cannot move"))
                     return
-        n_move, max_plies = self._n_move, self._max_plies
-        if n_move and self.nmove >= n_move:
-            self._end(Outcome.draw(2, f"{n_move} plies without a removal"))
-        elif max_plies is not None and self.plies >= max_plies:
-            self._end(Outcome.draw(2, f"the {max_plies}-ply cap"))
+        if self.nmove >= self._nmove_limit:
+            self._end(Outcome.draw(2, f"{self.rules.n_move} plies without a removal"))
+        elif self.plies >= self._plies_limit:
+            self._end(Outcome.draw(2, f"the {self.rules.max_plies}-ply cap"))
 
     # -- copies --------------------------------------------------------------------------
     def _copy_parts(self, new: MorrisState) -> None:
