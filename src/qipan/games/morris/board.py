@@ -205,9 +205,13 @@ class Geometry:
         self.capture_rows: list[list[tuple[Move | None, ...] | None]] = [[None] * n for _ in range(n + 1)]
         # The point indices in each 12-bit half (iterating a mask without bit tricks).
         self.points_in_half = _points_in_half(n)
-        # Directed edges as bits: a slide is an edge whose source is own and whose target is
-        # empty, so all slides come from (own-source mask & empty-target mask), each built with
-        # two half look-ups, and the Move objects from chunk tables over the edge mask.
+        # Directed edges ("arcs") as bits: a slide is an arc whose source is own and whose
+        # target is empty, so all slides come from (own-source mask & empty-target mask), each
+        # built with two half look-ups. The arcs are cut into four runs; slide_rows[k][x] holds
+        # the slides of the arcs of run k set in x, in arc order, made on first use: a list of
+        # 2^16 (None until made) for runs of up to 16 arcs, a dict for the longer runs of the
+        # 24-point board with diagonals (80 arcs). A row not made yet raises where it is read
+        # (None cannot be unpacked, a dict has no such key), and slides_after_miss makes it.
         arcs = [(idx[a], idx[b]) for a, b in board.edges] + [(idx[b], idx[a]) for a, b in board.edges]
         self.arc_src = _or_halves(
             [sum(1 << e for e, arc in enumerate(arcs) if arc[0] == p) for p in range(n)]
@@ -215,15 +219,13 @@ class Geometry:
         self.arc_dst = _or_halves(
             [sum(1 << e for e, arc in enumerate(arcs) if arc[1] == p) for p in range(n)]
         )
-        self.arc_moves = [
-            _byte_table(lambda i, e0=8 * j: (self.move(*arcs[e0 + i], 0),) if e0 + i < len(arcs) else ())
-            for j in range((len(arcs) + 7) // 8)
-        ]
-        # slide_rows[k][x]: the slides of the arcs 16k..16k+15 set in x (two chunks of
-        # arc_moves joined on first use): half the look-ups of the 8-bit tables, a ply.
-        self.slide_rows = [
-            _SlideRows(self.arc_moves[2 * k : 2 * k + 2]) for k in range((len(self.arc_moves) + 1) // 2)
-        ]
+        self.arc_slides = tuple(self.simple[f][to] for f, to in arcs)
+        width = -(-len(arcs) // 4)
+        self.slide_shifts = (width, 2 * width, 3 * width)
+        self.slide_mask = (1 << width) - 1
+        self.slide_rows: tuple[list[tuple[Move, ...] | None] | dict[int, tuple[Move, ...]], ...] = tuple(
+            [None] * (1 << width) if width <= 16 else {} for _ in range(4)
+        )
         # hot_slides[to][own & hot_scope[to]]: for plain mills, the slides onto ``to`` (a point
         # that closes a mill) split into (the moves that remove nothing: the stone moved was one
         # of the only full pair, the (from, to) pairs that close a mill); filled on first use.
@@ -279,6 +281,22 @@ class Geometry:
         self.hot_slides[to][local] = entry
         return entry
 
+    def slides_after_miss(self, arcs: int) -> list[Move]:
+        """The slides of the arcs set in ``arcs`` when a row of ``slide_rows`` was not made yet:
+        the rows of its four runs are made (a dict row is cleared at 100,000 values to bound
+        the memory)."""
+        width = self.slide_shifts[0]
+        moves: list[Move] = []
+        for k, rows in enumerate(self.slide_rows):
+            x = arcs >> k * width & self.slide_mask
+            row = rows.get(x) if isinstance(rows, dict) else rows[x]
+            if row is None:
+                if isinstance(rows, dict) and len(rows) >= 100_000:
+                    rows.clear()
+                row = rows[x] = tuple(self.arc_slides[k * width + i] for i in bits(x))
+            moves += row
+        return moves
+
     def closers(self, own: int) -> int:
         """Points that complete a line on which ``own`` holds the two other points."""
         return (self.known_closers_and_mills.get(own) or self.closers_and_mills(own))[0]
@@ -327,20 +345,6 @@ class Geometry:
 
     def known_move(self, f: int, t: int, removed: int) -> Move | None:
         return self._moves.get((f, t, removed))
-
-
-class _SlideRows(dict):
-    """``rows[x]``: the slides of the 16 arcs set in ``x``, from two 8-bit ``arc_moves``
-    chunks, made on first use (a dict: a few thousand of the 65,536 values ever occur)."""
-
-    def __init__(self, chunks: list[list[tuple[Move, ...]]]):
-        super().__init__()
-        self.low = chunks[0]
-        self.high = chunks[1] if len(chunks) > 1 else [()] * 256
-
-    def __missing__(self, x: int) -> tuple[Move, ...]:
-        row = self[x] = self.low[x & 255] + self.high[x >> 8]
-        return row
 
 
 def _byte_table(items_at: Callable[[int], tuple], size: int = 256) -> list[tuple]:

@@ -185,8 +185,6 @@ class MorrisState(State):
         else:
             hot = self._hot(own, opp, empty)
         plain = empty ^ hot
-        moves: list[Move] = []
-        extend = moves.extend
         pih = t.points_in_half
         # Landings on a hot point: (from, to) pairs that may remove a stone. With plain mills
         # every slide and placement among them closes a mill; a flight is checked below.
@@ -194,33 +192,35 @@ class MorrisState(State):
         flying = False
         if self.hand[c]:
             ph = t.place_halves
-            extend(ph[0][plain & 4095])
-            extend(ph[1][plain >> 12])
+            moves = [*ph[0][plain & 4095], *ph[1][plain >> 12]]
             if hot:
                 for to in pih[0][hot & 4095] + pih[1][hot >> 12]:
                     landings.append((-1, to))
         elif self._placement_only:
-            return moves
+            return []
         elif own.bit_count() <= self._fly_at:
+            moves = []
             flying = True
             b0, b1, b2 = plain & 255, plain >> 8 & 255, plain >> 16 & 255
             fly_tab = t.fly_tab
             targets = pih[0][hot & 4095] + pih[1][hot >> 12]
             for f in pih[0][own & 4095] + pih[1][own >> 12]:
                 ft = fly_tab[f]
-                extend(ft[0][b0])
-                extend(ft[1][b1])
-                extend(ft[2][b2])
+                moves += ft[0][b0]
+                moves += ft[1][b1]
+                moves += ft[2][b2]
                 for to in targets:
                     landings.append((f, to))
         else:
             src, dst = t.arc_src, t.arc_dst
             arcs = (src[0][own & 4095] | src[1][own >> 12]) & (dst[0][plain & 4095] | dst[1][plain >> 12])
-            for rows in t.slide_rows:
-                x = arcs & 65535
-                if x:
-                    extend(rows[x])
-                arcs >>= 16
+            r0, r1, r2, r3 = t.slide_rows
+            w1, w2, w3 = t.slide_shifts
+            m = t.slide_mask
+            try:  # the slides of the four runs of arcs, in arc order
+                moves = [*r0[arcs & m], *r1[arcs >> w1 & m], *r2[arcs >> w2 & m], *r3[arcs >> w3]]
+            except (TypeError, KeyError):  # a row not made yet
+                moves = t.slides_after_miss(arcs)
             h = hot
             if self._plain_mills:
                 scope, hot_slides = t.hot_scope, t.hot_slides
@@ -231,7 +231,7 @@ class MorrisState(State):
                     local = own & scope[to]
                     plain_slides, closers = hot_slides[to].get(local) or t.hot_slide(to, local)
                     if plain_slides:
-                        extend(plain_slides)
+                        moves += plain_slides
                     if closers:
                         landings += closers
             else:  # 直棋: 擔 and 槓 landings are checked one by one
@@ -265,12 +265,12 @@ class MorrisState(State):
                     victims = pih[0][removable & 4095] + pih[1][removable >> 12]
                 if victims:
                     row = rows[f][to] or t.capture_row(f, to)
-                    extend(map(row.__getitem__, victims))
+                    moves += map(row.__getitem__, victims)
                 else:
                     moves.append(simple[f][to])
         else:
             for f, to in landings:
-                extend(self._landing_moves(f, to, own, opp))
+                moves += self._landing_moves(f, to, own, opp)
         return moves
 
     def _hot(self, own: int, opp: int, empty: int) -> int:
