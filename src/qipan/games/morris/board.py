@@ -205,9 +205,13 @@ class Geometry:
         self.capture_rows: list[list[tuple[Move | None, ...] | None]] = [[None] * n for _ in range(n + 1)]
         # The point indices in each 12-bit half (iterating a mask without bit tricks).
         self.points_in_half = _points_in_half(n)
-        # Directed edges as bits: a slide is an edge whose source is own and whose target is
-        # empty, so all slides come from (own-source mask & empty-target mask), each built with
-        # two half look-ups, and the Move objects from chunk tables over the edge mask.
+        # Directed edges ("arcs") as bits: a slide is an arc whose source is own and whose
+        # target is empty, so all slides come from (own-source mask & empty-target mask), each
+        # built with two half look-ups. The arcs are cut into four runs; slide_rows[k][x] holds
+        # the slides of the arcs of run k set in x, in arc order, made on first use: a list of
+        # 2^16 (None until made) for runs of up to 16 arcs, a dict for the longer runs of the
+        # 24-point board with diagonals (80 arcs). A row not made yet raises where it is read
+        # (None cannot be unpacked, a dict has no such key), and slides_after_miss makes it.
         arcs = [(idx[a], idx[b]) for a, b in board.edges] + [(idx[b], idx[a]) for a, b in board.edges]
         self.arc_src = _or_halves(
             [sum(1 << e for e, arc in enumerate(arcs) if arc[0] == p) for p in range(n)]
@@ -215,15 +219,13 @@ class Geometry:
         self.arc_dst = _or_halves(
             [sum(1 << e for e, arc in enumerate(arcs) if arc[1] == p) for p in range(n)]
         )
-        self.arc_moves = [
-            _byte_table(lambda i, e0=8 * j: (self.move(*arcs[e0 + i], 0),) if e0 + i < len(arcs) else ())
-            for j in range((len(arcs) + 7) // 8)
-        ]
-        # slide_rows[k][x]: the slides of the arcs 16k..16k+15 set in x (two chunks of
-        # arc_moves joined on first use): half the look-ups of the 8-bit tables, a ply.
-        self.slide_rows = [
-            _SlideRows(self.arc_moves[2 * k : 2 * k + 2]) for k in range((len(self.arc_moves) + 1) // 2)
-        ]
+        self.arc_slides = tuple(self.simple[f][to] for f, to in arcs)
+        width = -(-len(arcs) // 4)
+        self.slide_shifts = (width, 2 * width, 3 * width)
+        self.slide_mask = (1 << width) - 1
+        self.slide_rows: tuple[list[tuple[Move, ...] | None] | dict[int, tuple[Move, ...]], ...] = tuple(
+            [None] * (1 << width) if width <= 16 else {} for _ in range(4)
+        )
         # hot_slides[to][own & hot_scope[to]]: for plain mills, the slides onto ``to`` (a point
         # that closes a mill) split into (the moves that remove nothing: the stone moved was one
         # of the only full pair, the (from, to) pairs that close a mill); filled on first use.
@@ -231,19 +233,17 @@ class Geometry:
         self.hot_slides: list[dict[int, tuple[tuple[Move, ...], tuple[tuple[int, int], ...]]]] = [
             {} for _ in range(n)
         ]
-        # Line planes: plane j (bits j*S .. j*S+S-1) has bit i set when point j of line i is in a
-        # set of points. Built from a board mask with two half look-ups, so the lines with two
-        # (or three) own stones come out of a few integer operations.
-        S = self.plane_shift = len(board.lines)
-        self.plane_mask = (1 << S) - 1
-        plane_bits = [0] * n
-        for i, line in enumerate(board.lines):
-            for j, name in enumerate(line):
-                plane_bits[idx[name]] |= 1 << (j * S + i)
-        self.line_planes = _or_halves(plane_bits)
-        # line_union[k][x]: the points of the lines 12k..12k+11 set in x, so a set of lines
-        # (a bit per line) becomes its points with two look-ups instead of a loop.
-        self.line_union = _or_halves(self.lines)
+        # Line planes: line_planes[j][k][x] has bit i set when point j of line i is among the
+        # points of 12-bit half k set in x, so the lines holding two or three of a set of points
+        # come out of six look-ups and a few operations on one-digit ints.
+        self.line_planes = [
+            _or_halves(
+                [sum(1 << i for i, line in enumerate(board.lines) if line[j] == p) for p in self.names]
+            )
+            for j in range(3)
+        ]
+        # line_union[x]: the points of the lines set in x (a bit per line), one look-up.
+        self.line_union = _union_table(tuple(self.lines))
         # closers_and_mills() memoised by stone set: a side's stones recur across plies (a set
         # closed on as one player's own is then the opponent's stones to remove from) and games.
         self.known_closers_and_mills: dict[int, tuple[int, int]] = {}
@@ -281,6 +281,22 @@ class Geometry:
         self.hot_slides[to][local] = entry
         return entry
 
+    def slides_after_miss(self, arcs: int) -> list[Move]:
+        """The slides of the arcs set in ``arcs`` when a row of ``slide_rows`` was not made yet:
+        the rows of its four runs are made (a dict row is cleared at 100,000 values to bound
+        the memory)."""
+        width = self.slide_shifts[0]
+        moves: list[Move] = []
+        for k, rows in enumerate(self.slide_rows):
+            x = arcs >> k * width & self.slide_mask
+            row = rows.get(x) if isinstance(rows, dict) else rows[x]
+            if row is None:
+                if isinstance(rows, dict) and len(rows) >= 100_000:
+                    rows.clear()
+                row = rows[x] = tuple(self.arc_slides[k * width + i] for i in bits(x))
+            moves += row
+        return moves
+
     def closers(self, own: int) -> int:
         """Points that complete a line on which ``own`` holds the two other points."""
         return (self.known_closers_and_mills.get(own) or self.closers_and_mills(own))[0]
@@ -290,18 +306,15 @@ class Geometry:
         return (self.known_closers_and_mills.get(stones) or self.closers_and_mills(stones))[1]
 
     def closers_and_mills(self, stones: int) -> tuple[int, int]:
-        """``(closers, in_mills)`` of a set of stones, from the line planes (L has bit j*S + i
-        when point j of line i is in the set); kept in ``known_closers_and_mills``."""
-        S, M, lp, lu = self.plane_shift, self.plane_mask, self.line_planes, self.line_union
-        L = lp[0][stones & 4095] | lp[1][stones >> 12]
-        l0, l1, l2 = L & M, L >> S & M, L >> 2 * S
+        """``(closers, in_mills)`` of a set of stones, from the line planes (``l<j>``: the lines
+        whose point j is in the set); kept in ``known_closers_and_mills``."""
+        (a0, a1), (b0, b1), (c0, c1) = self.line_planes
+        low, high = stones & 4095, stones >> 12
+        l0, l1, l2 = a0[low] | a1[high], b0[low] | b1[high], c0[low] | c1[high]
         both = l0 & l1
-        full = both & l2
-        two = (both | l2 & (l0 | l1)) ^ full  # the lines holding exactly two of the stones
-        out = (
-            (lu[0][two & 4095] | lu[1][two >> 12]) & ~stones,
-            lu[0][full & 4095] | lu[1][full >> 12],
-        )
+        union = self.line_union
+        # The empty points of the lines holding two or three stones close a mill.
+        out = union[both | l2 & (l0 | l1)] & ~stones, union[both & l2]
         if len(self.known_closers_and_mills) > 200_000:  # bound the memory
             self.known_closers_and_mills.clear()
         self.known_closers_and_mills[stones] = out
@@ -334,20 +347,6 @@ class Geometry:
         return self._moves.get((f, t, removed))
 
 
-class _SlideRows(dict):
-    """``rows[x]``: the slides of the 16 arcs set in ``x``, from two 8-bit ``arc_moves``
-    chunks, made on first use (a dict: a few thousand of the 65,536 values ever occur)."""
-
-    def __init__(self, chunks: list[list[tuple[Move, ...]]]):
-        super().__init__()
-        self.low = chunks[0]
-        self.high = chunks[1] if len(chunks) > 1 else [()] * 256
-
-    def __missing__(self, x: int) -> tuple[Move, ...]:
-        row = self[x] = self.low[x & 255] + self.high[x >> 8]
-        return row
-
-
 def _byte_table(items_at: Callable[[int], tuple], size: int = 256) -> list[tuple]:
     """``table[x]``: the items of the set bits of ``x`` (``x < size``), lowest bit first,
     where ``items_at(i)`` gives those of bit ``i``; built as items_at(lowest) + table[rest]."""
@@ -368,6 +367,32 @@ def _half_table(items_at: Callable[[int], tuple]) -> list[tuple]:
 def _points_in_half(n: int) -> list[list[tuple[int, ...]]]:
     """``table[k][x]``: the points of half k set in ``x`` on an n-point board (shared)."""
     return [_half_table(lambda i, p0=12 * k: (p0 + i,) if p0 + i < n else ()) for k in (0, 1)]
+
+
+@functools.cache
+def _union_table(values: tuple[int, ...]) -> list[int] | dict[int, int]:
+    """``table[x]``: the OR of ``values[j]`` over the bits j set in ``x``: a list for up to 16
+    values, and for more (20 lines on the 24-point board with diagonal mills) a dict filled on
+    first use, so the same one look-up serves every board. Shared by the rule sets of a board."""
+    if len(values) > 16:
+        return _LazyUnion(values)
+    table = [0] * (1 << len(values))
+    for x in range(1, len(table)):
+        low = x & -x
+        table[x] = table[x ^ low] | values[low.bit_length() - 1]
+    return table
+
+
+class _LazyUnion(dict):
+    """:func:`_union_table` as a dict: each value made on first use."""
+
+    def __init__(self, values: tuple[int, ...]):
+        super().__init__()
+        self.values = values
+
+    def __missing__(self, x: int) -> int:
+        union = self[x] = functools.reduce(operator.or_, (self.values[j] for j in bits(x)), 0)
+        return union
 
 
 def _or_halves(values: list[int]) -> list[list[int]]:

@@ -10,6 +10,7 @@ move list alive for the whole game)."""
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import fields
 
 from ...core.errors import IllegalMove, OptionError
@@ -61,8 +62,9 @@ class MorrisGame(Game):
             # 3.7 MB of tables, ~20 s of one core here: a server builds them at start.
             self.perfect_build = "qipan.games.morris.perfect:build"
             self.perfect_build_seconds = 30.0
+        self.random_setup = rules.first_player == "random"
 
-    def new_state(self, players: int, rng: random.Random) -> MorrisState:
+    def new_state(self, players: int, rng: random.Random | None) -> MorrisState:
         first = {"white": 0, "black": 1}.get(self.rules.first_player)
         if first is None:
             first = rng.randrange(2)  # first_player=random: the seed decides (the seed's die)
@@ -118,7 +120,9 @@ class MorrisState(State):
         self._fly_at = self.t.n if r.move_anywhere else (-1 if r.flying is None else r.flying)
         #: A side can have fewer than three stones without a removal only if it starts so.
         self._few_stones = r.stones < 3
-        self._n_move, self._max_plies = r.n_move, r.max_plies
+        #: The draw rules as limits a count reaches (a rule that is off never: sys.maxsize).
+        self._nmove_limit = r.n_move or sys.maxsize
+        self._plies_limit = sys.maxsize if r.max_plies is None else r.max_plies
         self._count_position()
 
     # -- position key --------------------------------------------------------------------
@@ -181,8 +185,6 @@ class MorrisState(State):
         else:
             hot = self._hot(own, opp, empty)
         plain = empty ^ hot
-        moves: list[Move] = []
-        extend = moves.extend
         pih = t.points_in_half
         # Landings on a hot point: (from, to) pairs that may remove a stone. With plain mills
         # every slide and placement among them closes a mill; a flight is checked below.
@@ -190,33 +192,35 @@ class MorrisState(State):
         flying = False
         if self.hand[c]:
             ph = t.place_halves
-            extend(ph[0][plain & 4095])
-            extend(ph[1][plain >> 12])
+            moves = [*ph[0][plain & 4095], *ph[1][plain >> 12]]
             if hot:
                 for to in pih[0][hot & 4095] + pih[1][hot >> 12]:
                     landings.append((-1, to))
         elif self._placement_only:
-            return moves
+            return []
         elif own.bit_count() <= self._fly_at:
+            moves = []
             flying = True
             b0, b1, b2 = plain & 255, plain >> 8 & 255, plain >> 16 & 255
             fly_tab = t.fly_tab
             targets = pih[0][hot & 4095] + pih[1][hot >> 12]
             for f in pih[0][own & 4095] + pih[1][own >> 12]:
                 ft = fly_tab[f]
-                extend(ft[0][b0])
-                extend(ft[1][b1])
-                extend(ft[2][b2])
+                moves += ft[0][b0]
+                moves += ft[1][b1]
+                moves += ft[2][b2]
                 for to in targets:
                     landings.append((f, to))
         else:
             src, dst = t.arc_src, t.arc_dst
             arcs = (src[0][own & 4095] | src[1][own >> 12]) & (dst[0][plain & 4095] | dst[1][plain >> 12])
-            for rows in t.slide_rows:
-                x = arcs & 65535
-                if x:
-                    extend(rows[x])
-                arcs >>= 16
+            r0, r1, r2, r3 = t.slide_rows
+            w1, w2, w3 = t.slide_shifts
+            m = t.slide_mask
+            try:  # the slides of the four runs of arcs, in arc order
+                moves = [*r0[arcs & m], *r1[arcs >> w1 & m], *r2[arcs >> w2 & m], *r3[arcs >> w3]]
+            except (TypeError, KeyError):  # a row not made yet
+                moves = t.slides_after_miss(arcs)
             h = hot
             if self._plain_mills:
                 scope, hot_slides = t.hot_scope, t.hot_slides
@@ -227,7 +231,7 @@ class MorrisState(State):
                     local = own & scope[to]
                     plain_slides, closers = hot_slides[to].get(local) or t.hot_slide(to, local)
                     if plain_slides:
-                        extend(plain_slides)
+                        moves += plain_slides
                     if closers:
                         landings += closers
             else:  # 直棋: 擔 and 槓 landings are checked one by one
@@ -261,12 +265,12 @@ class MorrisState(State):
                     victims = pih[0][removable & 4095] + pih[1][removable >> 12]
                 if victims:
                     row = rows[f][to] or t.capture_row(f, to)
-                    extend(map(row.__getitem__, victims))
+                    moves += map(row.__getitem__, victims)
                 else:
                     moves.append(simple[f][to])
         else:
             for f, to in landings:
-                extend(self._landing_moves(f, to, own, opp))
+                moves += self._landing_moves(f, to, own, opp)
         return moves
 
     def _hot(self, own: int, opp: int, empty: int) -> int:
@@ -339,7 +343,8 @@ class MorrisState(State):
         protection = self.rules.protection
         if protection == "no_mill_protection" or not opp:
             return opp
-        mills = self.t.in_mills(opp)
+        t = self.t  # in_mills(opp), without the call: a removal is asked for in a third of the plies
+        mills = (t.known_closers_and_mills.get(opp) or t.closers_and_mills(opp))[1]
         if not mills:
             return opp
         free = opp & ~mills
@@ -379,7 +384,7 @@ class MorrisState(State):
             self.nmove = 0
         self.plies += 1
         self._moves = None
-        self._settle(c, to, fb != 0, removed != 0)
+        self._settle(c, to, fb, removed)
         if self._repetition and self.outcome is None:
             k = self._count_position()
             if k is not None:
@@ -417,10 +422,10 @@ class MorrisState(State):
         self.to_move = None
         self._moves = []
 
-    def _settle(self, c: int, to: int, moved: bool = False, removed: bool = True) -> None:
-        """After player ``c``'s ply (``moved``: a stone slid or flew to ``to``; ``removed``: it
-        removed a stone, or may have: a set-up position): decide who moves next, or how the
-        game ended."""
+    def _settle(self, c: int, to: int, moved: int = 0, removed: int = 1) -> None:
+        """After player ``c``'s ply (``moved`` nonzero: a stone slid or flew to ``to``;
+        ``removed`` nonzero: it removed a stone, or may have: a set-up position): decide who
+        moves next, or how the game ended."""
         o = 1 - c
         bb = self.bb
         if self._line_goal:
@@ -441,12 +446,12 @@ class MorrisState(State):
             t = self.t
             own = bb[o]
             empty = t.full ^ (own | bb[c])
-            r = self.rules
-            if r.placement_only:
+            if self._placement_only:
                 if not self.hand[c]:
                     self._end(Outcome.draw(2, "all stones placed without a line"))
                     return
             elif not empty:
+                r = self.rules
                 if r.full_board == "draw":
                     self._end(Outcome.draw(2, "the board is full"))
                     return
@@ -460,11 +465,10 @@ class MorrisState(State):
                 if not (nh[0][own & 4095] | nh[1][own >> 12]) & empty:
                     self._end(Outcome.win((c,), 2, f"{COLOUR[o]} cannot move"))
                     return
-        n_move, max_plies = self._n_move, self._max_plies
-        if n_move and self.nmove >= n_move:
-            self._end(Outcome.draw(2, f"{n_move} plies without a removal"))
-        elif max_plies is not None and self.plies >= max_plies:
-            self._end(Outcome.draw(2, f"the {max_plies}-ply cap"))
+        if self.nmove >= self._nmove_limit:
+            self._end(Outcome.draw(2, f"{self.rules.n_move} plies without a removal"))
+        elif self.plies >= self._plies_limit:
+            self._end(Outcome.draw(2, f"the {self.rules.max_plies}-ply cap"))
 
     # -- copies --------------------------------------------------------------------------
     def _copy_parts(self, new: MorrisState) -> None:
