@@ -7,7 +7,7 @@ values: the evaluation at the horizon, a win ``WIN - ply``; a transposition tabl
 position key, killer moves and a history table); and the ``morris`` agent's own search
 (``pvs_root``, driven by ``search.py``) on its evaluation ``strong_evaluate``: PVS with a
 quiescence search of removals, late move reductions, single-reply extensions and a contempt
-for draws.
+for draws (in the blockade style also blockade extensions and threats ordered early).
 
 Every function here calls ``kernel.py``'s compiled rules, and Numba's disk cache watches a
 function's own file only: each is compiled with a cache emptied when one of ``SOURCES``
@@ -56,6 +56,8 @@ from .kernel import (
     ONGOING,
     OVERFLOW,
     PT_NBR,
+    PT_NPAIRS,
+    PT_PAIRS,
     S_BB0,
     S_BB1,
     S_HAND0,
@@ -268,6 +270,39 @@ def order(lines, par, s, moves, scores, n, tt_move, killers, history, ply):
         else:
             score = history[code & 1023]
         scores[i] = score
+
+
+#: The ordering bonus of a quiet move that makes a mill threat (two of ours on a line, the
+#: third point empty): after the killers and the blocks of the opponent's mill points.
+THREAT_BONUS = 1 << 31
+
+
+@njit
+def order_threats(pt, par, s, moves, scores, n):
+    """Raise the scores ``order`` gave the quiet moves that leave a new mill threat, two
+    threats higher still (the blockade style's ordering: the moves that force replies)."""
+    own = s[S_BB0 + s[S_TO_MOVE]]
+    empty = par[_P_FULL] ^ (s[S_BB0] | s[S_BB1])
+    for i in range(n):
+        code = moves[i]
+        if code >> 10 or scores[i] >= THREAT_BONUS:
+            continue
+        f = (code & 31) - 1
+        to = (code >> 5 & 31) - 1
+        if to < 0:
+            continue
+        mine, free = own, empty & ~(1 << to)
+        if f >= 0:
+            mine &= ~(1 << f)
+            free |= 1 << f
+        threats = 0
+        for k in range(pt[to, PT_NPAIRS]):
+            pair = pt[to, PT_PAIRS + k]
+            ours = pair & mine
+            if ours and not ours & (ours - 1) and pair & free:
+                threats += 1
+        if threats:
+            scores[i] = THREAT_BONUS * threats + scores[i] % THREAT_BONUS
 
 
 @njit_inline
@@ -555,6 +590,8 @@ def _pvs(R, W, s, depth, alpha, beta, ply, player):
     n = legal_moves(R.pt, R.lines, R.par, s, moves)
     sc = W.scores[ply]
     order(R.lines, R.par, s, moves, sc, n, tt_move, W.killers, W.history, ply)
+    if counters[C_STYLE] == STYLE_BLOCKADE:
+        order_threats(R.pt, R.par, s, moves, sc, n)
     keep = W.saved[ply]
     keep[:] = s[:HEADER]
     # A single reply is searched a ply deeper: forced lines (blockades, mills) decide games.
@@ -579,6 +616,12 @@ def _pvs(R, W, s, depth, alpha, beta, ply, player):
             # Late quiet moves are tried a ply shallower first (late move reduction).
             reduce = 1 if depth >= 3 and i >= 4 and code >> 10 == 0 else 0
             v = -_pvs(R, W, s, d - reduce, -alpha - 1.0, -alpha, ply + 1, 1 - player)
+            if reduce and v > alpha and counters[C_STYLE] == STYLE_BLOCKADE:
+                # The reduced move beat alpha: at full depth with the null window first.
+                s[:HEADER] = keep
+                play(R.pt, R.par, s, code)
+                v = -_pvs(R, W, s, d, -alpha - 1.0, -alpha, ply + 1, 1 - player)
+                reduce = 0
             if v > alpha and (reduce or v < beta):
                 s[:HEADER] = keep
                 play(R.pt, R.par, s, code)
