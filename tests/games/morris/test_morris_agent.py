@@ -440,6 +440,9 @@ def test_the_draw_by_the_n_move_rule_weighs_in_as_its_count_runs_up():
     assert value(0) == value(50) > 100  # two stones up
     assert value(50) > value(75) > value(99) > -70  # towards the draw, which costs White 70
     assert value(99, style=0) == value(0, style=0)  # the 2026 reference does not look at it
+    # Never so far that losing a stone (which resets the count) looks better.
+    one_up = kernel.state(game.position("W:a1,a4,a7,d7,g7,g4 B:d2,f4,e5,c3,f6 hands:0,0 to:W nmove:0"))
+    assert value(99) > _static_value(kernel.pt, kernel.lines, kernel.par, one_up, 0, counters)
 
 
 @needs_kernels

@@ -43,7 +43,7 @@ from ...agents.ab_kernel import (
 from ...agents.uct_kernel import M_NODES, N_GAME, Tree, append_node, best_move
 from ...fast import njit_guarded, njit_inline, njit_typed, np, popcount, rand_below, seed_word
 from . import evaluation_kernel, kernel
-from .evaluation_kernel import blockade_evaluate, evaluate, strong_evaluate
+from .evaluation_kernel import W_STONE, blockade_evaluate, evaluate, strong_evaluate
 from .kernel import (
     _P_FLY_AT,
     _P_FULL,
@@ -437,7 +437,8 @@ STYLE_2026, STYLE_BLOCKADE = 0, 1
 @njit
 def _static_value(pt, lines, par, s, player, counters):
     """The evaluation of the counters' style; style 1 draws it towards the draw's value as
-    the n-move rule's count runs up (the side ahead presses before the draw comes)."""
+    the n-move rule's count runs up (the side ahead presses before the draw comes), by at
+    most ``DRAW_PULL``."""
     if counters[C_STYLE] == STYLE_2026:
         return strong_evaluate(pt, lines, par, s, player)
     # The placement blockade terms for the second player only: its placements are the ones the
@@ -452,8 +453,15 @@ def _static_value(pt, lines, par, s, player, counters):
         contempt = float(counters[C_CONTEMPT])
         draw = -contempt if player == counters[C_ROOT] else contempt
         share = (s[S_NMOVE] - limit // 2) / (limit - limit // 2)
-        value += (draw - value) * min(1.0, share)
+        value += min(DRAW_PULL, max(-DRAW_PULL, draw - value)) * min(1.0, share)
     return value
+
+
+#: How far the n-move rule's count pulls the blockade style's evaluation towards the draw at
+#: most: less than a stone, so a removal that resets the count is never worth a stone to the
+#: side that suffers it (pulled all the way, two stones up at the count's end were worth less
+#: than one stone up at its start: the side ahead gave a stone away).
+DRAW_PULL = W_STONE / 2
 
 
 @njit
