@@ -65,7 +65,7 @@ def main() -> None:
     parser.add_argument("--preset", default="nine-mens-morris")
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--out", help="write every game (JSON) here")
+    parser.add_argument("--out", help="write every game (JSON) here, after each game")
     parser.add_argument(
         "--resume",
         metavar="FILE",
@@ -100,6 +100,12 @@ def main() -> None:
         played.append({"agents": job.agents, "seed": job.seed, **game})
         return seat, outcome
 
+    def save():
+        """Write the games so far to ``--out`` (after every game: a run cut short resumes)."""
+        if args.out:
+            with open(args.out, "w") as fh:
+                json.dump({"new": new, "reference": ref, "score": sum(mine), "games": played}, fh, indent=1)
+
     sprt = SPRT(*map(float, args.sprt.split(","))) if args.sprt else None
     decision = None
     if args.resume:
@@ -109,6 +115,7 @@ def main() -> None:
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for job, game in zip(jobs, pool.map(play_tournament_game, jobs), strict=True):
             seat, outcome = count(job, game)
+            save()
             print(
                 f"{len(mine)}/{args.games} morris as {'White' if seat == 0 else 'Black'} {outcome} "
                 f"({game['reason']}, {game['plies']} plies); total {sum(mine):g}, as Black {sum(as_black):g}/{len(as_black)}",
@@ -136,9 +143,6 @@ def main() -> None:
     for reason, times in reasons.most_common():
         print(f"  {times:4d}  {reason}")
     print(f"CPU seconds of the games: {sum(g['cpu_seconds'] for g in played):.0f}")
-    if args.out:
-        with open(args.out, "w") as fh:
-            json.dump({"new": new, "reference": ref, "score": sum(mine), "games": played}, fh, indent=1)
 
 
 if __name__ == "__main__":

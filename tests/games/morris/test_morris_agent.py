@@ -440,3 +440,31 @@ def test_the_draw_by_the_n_move_rule_weighs_in_as_its_count_runs_up():
     assert value(0) == value(50) > 100  # two stones up
     assert value(50) > value(75) > value(99) > -70  # towards the draw, which costs White 70
     assert value(99, style=0) == value(0, style=0)  # the 2026 reference does not look at it
+    # Never so far that losing a stone (which resets the count) looks better.
+    one_up = kernel.state(game.position("W:a1,a4,a7,d7,g7,g4 B:d2,f4,e5,c3,f6 hands:0,0 to:W nmove:0"))
+    assert value(99) > _static_value(kernel.pt, kernel.lines, kernel.par, one_up, 0, counters)
+
+
+@needs_kernels
+def test_the_blockade_style_orders_the_moves_that_make_mill_threats_first():
+    from qipan.fast import np
+    from qipan.games.morris.kernel_search import THREAT_BONUS, order_threats
+
+    game = qipan.load("nine-mens-morris")
+    kernel = game.kernel()
+
+    def bonuses(position, texts):
+        state = game.position(position)
+        s = kernel.state(state)
+        moves = np.array(kernel.legal(s), np.int64)
+        scores = np.zeros(len(moves), np.int64)
+        order_threats(kernel.pt, kernel.par, s, moves, scores, len(moves))
+        by_code = dict(zip(moves.tolist(), scores.tolist(), strict=True))
+        return [by_code[kernel.code(game.parse(t, state))] // THREAT_BONUS for t in texts]
+
+    placing = "W:a1,g7 B:d6,f4 hands:7,7 to:W"
+    # a4: one threat (a7 empty); g1: two (d1 and g4 empty); b4: none.
+    assert bonuses(placing, ["a4", "g1", "b4"]) == [1, 2, 0]
+    sliding = "W:a1,d2,g7,b6 B:c5,e5,f6,c4 hands:0,0 to:W"
+    # d2-d1 makes a1-d1 with g1 empty; d2-d3 leaves d2 empty behind it: no line of two.
+    assert bonuses(sliding, ["d2-d1", "d2-d3"]) == [1, 0]

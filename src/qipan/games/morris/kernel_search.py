@@ -7,7 +7,7 @@ values: the evaluation at the horizon, a win ``WIN - ply``; a transposition tabl
 position key, killer moves and a history table); and the ``morris`` agent's own search
 (``pvs_root``, driven by ``search.py``) on its evaluation ``strong_evaluate``: PVS with a
 quiescence search of removals, late move reductions, single-reply extensions and a contempt
-for draws.
+for draws (in the blockade style also blockade extensions and threats ordered early).
 
 Every function here calls ``kernel.py``'s compiled rules, and Numba's disk cache watches a
 function's own file only: each is compiled with a cache emptied when one of ``SOURCES``
@@ -43,7 +43,7 @@ from ...agents.ab_kernel import (
 from ...agents.uct_kernel import M_NODES, N_GAME, Tree, append_node, best_move
 from ...fast import njit_guarded, njit_inline, njit_typed, np, popcount, rand_below, seed_word
 from . import evaluation_kernel, kernel
-from .evaluation_kernel import blockade_evaluate, evaluate, strong_evaluate
+from .evaluation_kernel import W_STONE, blockade_evaluate, evaluate, strong_evaluate
 from .kernel import (
     _P_FLY_AT,
     _P_FULL,
@@ -56,6 +56,8 @@ from .kernel import (
     ONGOING,
     OVERFLOW,
     PT_NBR,
+    PT_NPAIRS,
+    PT_PAIRS,
     S_BB0,
     S_BB1,
     S_HAND0,
@@ -270,6 +272,39 @@ def order(lines, par, s, moves, scores, n, tt_move, killers, history, ply):
         scores[i] = score
 
 
+#: The ordering bonus of a quiet move that makes a mill threat (two of ours on a line, the
+#: third point empty): after the killers and the blocks of the opponent's mill points.
+THREAT_BONUS = 1 << 31
+
+
+@njit
+def order_threats(pt, par, s, moves, scores, n):
+    """Raise the scores ``order`` gave the quiet moves that leave a new mill threat, two
+    threats higher still (the blockade style's ordering: the moves that force replies)."""
+    own = s[S_BB0 + s[S_TO_MOVE]]
+    empty = par[_P_FULL] ^ (s[S_BB0] | s[S_BB1])
+    for i in range(n):
+        code = moves[i]
+        if code >> 10 or scores[i] >= THREAT_BONUS:
+            continue
+        f = (code & 31) - 1
+        to = (code >> 5 & 31) - 1
+        if to < 0:
+            continue
+        mine, free = own, empty & ~(1 << to)
+        if f >= 0:
+            mine &= ~(1 << f)
+            free |= 1 << f
+        threats = 0
+        for k in range(pt[to, PT_NPAIRS]):
+            pair = pt[to, PT_PAIRS + k]
+            ours = pair & mine
+            if ours and not ours & (ours - 1) and pair & free:
+                threats += 1
+        if threats:
+            scores[i] = THREAT_BONUS * threats + scores[i] % THREAT_BONUS
+
+
 @njit_inline
 def ab_over(G, s):
     r = s[S_RESULT]
@@ -402,7 +437,8 @@ STYLE_2026, STYLE_BLOCKADE = 0, 1
 @njit
 def _static_value(pt, lines, par, s, player, counters):
     """The evaluation of the counters' style; style 1 draws it towards the draw's value as
-    the n-move rule's count runs up (the side ahead presses before the draw comes)."""
+    the n-move rule's count runs up (the side ahead presses before the draw comes), by at
+    most ``DRAW_PULL``."""
     if counters[C_STYLE] == STYLE_2026:
         return strong_evaluate(pt, lines, par, s, player)
     # The placement blockade terms for the second player only: its placements are the ones the
@@ -417,8 +453,15 @@ def _static_value(pt, lines, par, s, player, counters):
         contempt = float(counters[C_CONTEMPT])
         draw = -contempt if player == counters[C_ROOT] else contempt
         share = (s[S_NMOVE] - limit // 2) / (limit - limit // 2)
-        value += (draw - value) * min(1.0, share)
+        value += min(DRAW_PULL, max(-DRAW_PULL, draw - value)) * min(1.0, share)
     return value
+
+
+#: How far the n-move rule's count pulls the blockade style's evaluation towards the draw at
+#: most: less than a stone, so a removal that resets the count is never worth a stone to the
+#: side that suffers it (pulled all the way, two stones up at the count's end were worth less
+#: than one stone up at its start: the side ahead gave a stone away).
+DRAW_PULL = W_STONE / 2
 
 
 @njit
@@ -555,6 +598,8 @@ def _pvs(R, W, s, depth, alpha, beta, ply, player):
     n = legal_moves(R.pt, R.lines, R.par, s, moves)
     sc = W.scores[ply]
     order(R.lines, R.par, s, moves, sc, n, tt_move, W.killers, W.history, ply)
+    if counters[C_STYLE] == STYLE_BLOCKADE:
+        order_threats(R.pt, R.par, s, moves, sc, n)
     keep = W.saved[ply]
     keep[:] = s[:HEADER]
     # A single reply is searched a ply deeper: forced lines (blockades, mills) decide games.
@@ -579,6 +624,12 @@ def _pvs(R, W, s, depth, alpha, beta, ply, player):
             # Late quiet moves are tried a ply shallower first (late move reduction).
             reduce = 1 if depth >= 3 and i >= 4 and code >> 10 == 0 else 0
             v = -_pvs(R, W, s, d - reduce, -alpha - 1.0, -alpha, ply + 1, 1 - player)
+            if reduce and v > alpha and counters[C_STYLE] == STYLE_BLOCKADE:
+                # The reduced move beat alpha: at full depth with the null window first.
+                s[:HEADER] = keep
+                play(R.pt, R.par, s, code)
+                v = -_pvs(R, W, s, d, -alpha - 1.0, -alpha, ply + 1, 1 - player)
+                reduce = 0
             if v > alpha and (reduce or v < beta):
                 s[:HEADER] = keep
                 play(R.pt, R.par, s, code)

@@ -43,9 +43,12 @@ class SearchResult:
         self.code, self.score, self.depth, self.nodes = code, score, depth, nodes
 
 
-#: What a draw costs the side with more stones, per stone ahead (evaluation units, a stone
-#: is ``W_STONE``): two stones up, a repetition or the n-move rule's draw is worth less than
-#: playing on in a slightly worse position; not so much that it plays on into a lost one.
+#: What a draw costs the side with more stones, per stone ahead beyond the first (evaluation
+#: units, a stone is ``W_STONE``): two stones up, a repetition or the n-move rule's draw is
+#: worth less than playing on in a slightly worse position; not so much that it plays on into
+#: a lost one. One stone up it keeps the base contempt: in the screening matches against
+#: ``morris-2026`` the agent that refused draws from one stone up lost more games it had led
+#: than the reference did (benchmarks/results/morris.md).
 PRESS_PER_STONE = W_STONE / 4
 
 
@@ -129,9 +132,10 @@ class Searcher:
 
     def contempt_for(self, state) -> int:
         """What a draw costs the player to move: the base contempt, and in the blockade style
-        ``PRESS_PER_STONE`` more for each stone (on the board or in hand) it is ahead."""
+        ``PRESS_PER_STONE`` more for each stone (on the board or in hand) it is ahead beyond
+        the first."""
         if self.style == STYLE_2026 or state.rules.goal != "mill":
             return self.contempt
         stones = [state.hand[p] + state.bb[p].bit_count() for p in (0, 1)]
         ahead = stones[state.to_move] - stones[1 - state.to_move]
-        return self.contempt + int(PRESS_PER_STONE * max(0, ahead))
+        return self.contempt + int(PRESS_PER_STONE * max(0, ahead - 1))
