@@ -87,6 +87,9 @@ code=$?
 set -e
 finished=$(date +%s.%N)
 sed -n '/slowest 20 durations/,/^$/p' "$work/test.log"
+if [ "$code" -ne 0 ]; then  # the failures' own lines (the summary cuts messages to the width)
+    grep -E '^(E  |_{3,} .* _{3,}$)' "$work/test.log" | head -n 60
+fi
 tail -n 1 "$work/test.log"
 printf 'test command: exit %d, %.0f s wall (installing and compiling the kernels included)\n' "$code" "$(echo "$finished - $started" | bc)"
 exit "$code"

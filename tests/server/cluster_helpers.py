@@ -46,12 +46,11 @@ def redis_answers(url: str) -> bool:
         return False
 
 
-def start_processes(db_url: str, redis_url: str, count: int) -> list[ServerProcess]:
-    """``count`` server processes started together (kernels off: toy games only)."""
-    servers = [
-        ServerProcess(db_url, redis_url=redis_url, env={"QIPAN_KERNELS": "0"}).start(wait=False)
-        for _ in range(count)
-    ]
+def start_processes(db_url: str, redis_url: str, count: int, rates: bool = True) -> list[ServerProcess]:
+    """``count`` server processes started together (kernels off: toy games only); ``rates``:
+    with the default rate limits (else none, see serve_toys.py)."""
+    env = {"QIPAN_KERNELS": "0"} | ({} if rates else {"QIPAN_TOY_RATES": "unlimited"})
+    servers = [ServerProcess(db_url, redis_url=redis_url, env=env).start(wait=False) for _ in range(count)]
     for server in servers:
         server.wait_ready()
     return servers
