@@ -1,9 +1,9 @@
 """The retrograde tables read from the kernel's states, and checked against the kernel's moves.
 
-The tables (``tables.py``) generate their own moves; ``kernel.py`` is the engine's compiled
-twin, written and tested apart. ``TableView`` flattens the table files and their index
-(``qipan.solve.ranking``) into arrays that compiled code takes, so that a kernel state can be
-looked up (``code_of``) and every position of a segment can be checked against the values of
+The tables (``tables.py``) generate their moves through the kernel (``kernel.legal_moves``,
+which the kernel tests check against the reference rules). ``TableView`` flattens the table
+files and their index (``qipan.solve.ranking``) into arrays that compiled code takes, so that
+a kernel state can be looked up (``code_of``) and every position of a segment can be checked against the values of
 the successors the *kernel* generates (``successor_code``, ``check_segment``).
 
 Why a check of every position is a proof: if every stored value of a set of positions closed
@@ -14,8 +14,8 @@ value is right. A stored win or loss is right by induction on its distance (its 
 are right and say so); a position won or lost in truth is stored so, by induction on the true
 distance (a wrong value at the smallest distance would contradict the equation); what is left
 is drawn in truth and stored as a draw. So ``check_segment`` over every segment of a closed
-set verifies every value relative to the kernel's rules, independently of ``tables.py``'s
-move generator (which the forward sweep of ``--check`` shares with the retrograde solver)."""
+set verifies every value relative to the kernel's rules, independently of the retrograde
+solver's sweeps that stored them."""
 
 from __future__ import annotations
 
