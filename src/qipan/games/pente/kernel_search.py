@@ -24,15 +24,18 @@ rule and four players are exact everywhere in the search.
 Nothing here reads a clock: the Python side gives each call a node budget (``st[ST_BUDGET]``)
 from the rate it measured, and the call stops when it is spent (``st[ST_ABORT]``).
 Numba's disk cache notices changes to this file only, while the kernel's functions (and
-``board.py``'s constants) are compiled into these: ``guard_cache`` empties this file's cache
-when those files change. Recursive functions carry explicit signatures (``_signed``)."""
+``board.py``'s constants) are compiled into these: the cache is emptied when one of
+``SOURCES`` changes (``fast.njit_guarded``). Recursive functions carry explicit signatures (``_signed``)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
-from ...fast import HAVE_NUMBA, njit, njit_typed, np
+from ... import fast
+from ...fast import njit_guarded, njit_typed, np
 from ...fast import popcount as _popcount
+from . import board, kernel
 from .board import CAPTURE_TARGET, EMPTY, OFF, PAD
 from .kernel import (
     CHOSEN,
@@ -80,36 +83,13 @@ TT_EXACT, TT_LOWER, TT_UPPER = 1, 2, 3
 THREAT_WON, THREAT_VOID = -2, -1
 
 
-def guard_cache(stem: str = "kernel_search") -> None:
-    """Delete the Numba cache of this package's module ``stem`` (this file by default) when a
-    file compiled into it changed (the cache itself only watches the module's own file). Runs
-    before any function there is compiled or loaded."""
-    if not HAVE_NUMBA:
-        return
-    import hashlib
-    from pathlib import Path
-
-    import numba
-
-    def probe():
-        return 0
-
-    here = Path(__file__).parent
-    sources = [here / "kernel.py", here / "board.py", here.parent.parent / "fast.py"]
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()
-    try:
-        folder = Path(numba.njit(cache=True)(probe)._cache.cache_path)
-        stamp = folder / f"{stem}.deps"
-        if stamp.exists() and stamp.read_text() == digest:
-            return
-        for old in [*folder.glob(f"{stem}.*.nbi"), *folder.glob(f"{stem}.*.nbc")]:
-            old.unlink(missing_ok=True)
-        stamp.write_text(digest)
-    except (OSError, RuntimeError):
-        pass  # no cache directory: nothing stale to load either
+#: The files compiled into this file's functions.
+SOURCES = (Path(__file__), Path(kernel.__file__), Path(board.__file__), Path(fast.__file__))
 
 
-guard_cache()
+def njit(fn):
+    """``njit`` with the cache guarded by ``SOURCES`` (see the module's docstring)."""
+    return njit_guarded(fn, SOURCES)
 
 
 class Workspace(NamedTuple):
@@ -180,7 +160,8 @@ _signed = njit_typed(
     lambda numba: {
         "R": numba.typeof(_tiny_rules()),
         "W": numba.typeof(_workspace(4, 4, 2, np.zeros((2, 3), np.int64), 0)),
-    }
+    },
+    sources=SOURCES[1:],
 )
 
 

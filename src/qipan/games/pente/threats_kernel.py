@@ -11,9 +11,12 @@ stops a call (``st[ST_ABORT]``); nothing is stored after that."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import NamedTuple
 
-from ...fast import njit, np
+from ... import fast
+from ...fast import njit_guarded, np
+from . import board, kernel, threats
 from .board import CAPTURE_TARGET, EMPTY, OFF
 from .kernel import (
     HEADER,
@@ -30,10 +33,23 @@ from .kernel import (
     play,
     unplay,
 )
-from .kernel_search import guard_cache
 from .threats import MAX_PLIES, SearchAborted
 
-guard_cache("threats_kernel")
+#: The files compiled into this file's functions (``threats.py`` for its constants).
+SOURCES = (
+    Path(__file__),
+    Path(kernel.__file__),
+    Path(board.__file__),
+    Path(threats.__file__),
+    Path(fast.__file__),
+)
+
+
+def njit(fn):
+    """``njit`` with the disk cache emptied when one of ``SOURCES`` changes
+    (``fast.njit_guarded``): Numba's own cache watches this file only."""
+    return njit_guarded(fn, SOURCES)
+
 
 #: Attacker levels a search can nest (``max_plies`` up to 2 * LEVELS - 3).
 LEVELS = 16
