@@ -41,6 +41,20 @@ def play(base: str, game_id: str, tokens: list[str], moves: list[str]) -> None:
         ).raise_for_status()
 
 
+def watch_refusals(page) -> list[str]:
+    """What the server refused this page from now on (error frames on its sockets, HTTP
+    answers of 400 and more), for an assertion's message."""
+    seen: list[str] = []
+
+    def frame(payload):
+        if '"error"' in str(payload):
+            seen.append(f"ws: {payload}")
+
+    page.on("websocket", lambda ws: ws.on("framereceived", frame))
+    page.on("response", lambda r: r.status >= 400 and seen.append(f"http {r.status}: {r.url}"))
+    return seen
+
+
 def open_game(new_page, base: str, game_id: str, tokens: list[str], viewport=None, seat: int | None = None):
     """The game in a new browser holding ``tokens`` (every seat, from 0), or only ``seat``'s."""
     page = new_page(viewport) if viewport else new_page()
@@ -414,6 +428,7 @@ def test_pipe_mania_ticks_at_the_clocks_pace_with_fast_clicks(live_server, new_p
     base = live_server.base
     game_id, tokens = new_game(base, "pipemania", players=1, realtime=1.0)
     page = open_game(new_page, base, game_id, tokens)
+    refusals = watch_refusals(page)
     wait_ply_at_least(page, game_state(base, game_id)["ply"])  # the page is up (the clock ticks on)
     data = game_state(base, game_id, tokens[0])
     start = data["ply"]
@@ -427,7 +442,7 @@ def test_pipe_mania_ticks_at_the_clocks_pace_with_fast_clicks(live_server, new_p
             break
         time.sleep(0.2)
     placed = [ply for ply, m in enumerate(moves) if ply >= start and m["player"] == 0 and m["text"] != "-"]
-    assert [moves[ply]["text"] for ply in placed[:3]] == [f"p{c}" for c in cells]
+    assert [moves[ply]["text"] for ply in placed[:3]] == [f"p{c}" for c in cells], refusals
     db_url = getattr(live_server, "db_url", None)
     if db_url:
         # One placement a tick, at the clock's pace whatever the clicks: the server's own
