@@ -384,7 +384,7 @@ class MorrisState(State):
             self.nmove = 0
         self.plies += 1
         self._moves = None
-        self._settle(c, to, fb, removed)
+        self._settle(c, to, f, removed)
         if self._repetition and self.outcome is None:
             k = self._count_position()
             if k is not None:
@@ -422,16 +422,16 @@ class MorrisState(State):
         self.to_move = None
         self._moves = []
 
-    def _settle(self, c: int, to: int, moved: int = 0, removed: int = 1) -> None:
-        """After player ``c``'s ply (``moved`` nonzero: a stone slid or flew to ``to``;
-        ``removed`` nonzero: it removed a stone, or may have: a set-up position): decide who
-        moves next, or how the game ended."""
+    def _settle(self, c: int, to: int, moved_from: int = -1, removed: int = 1) -> None:
+        """After player ``c``'s ply (``moved_from``: the point a stone slid or flew from to
+        ``to``, -1 for none; ``removed`` nonzero: it removed a stone, or may have: a set-up
+        position): decide who moves next, or how the game ended."""
         o = 1 - c
         bb = self.bb
         if self._line_goal:
             if (
                 to >= 0
-                and (moved or not self.rules.line_moving_only)
+                and (moved_from >= 0 or not self.rules.line_moving_only)
                 and any(bb[c] & pm == pm for pm in self.t.pairs[to])
             ):
                 self._end(Outcome.win((c,), 2, "three in a line"))
@@ -445,12 +445,15 @@ class MorrisState(State):
         if not self.hand[o]:
             t = self.t
             own = bb[o]
-            empty = t.full ^ (own | bb[c])
-            if self._placement_only:
+            if moved_from >= 0 and t.nbr[moved_from] & own:
+                # The point just left is empty and next to a stone of o: the board is not
+                # full and o can slide (the common case, without the full test below).
+                pass
+            elif self._placement_only:
                 if not self.hand[c]:
                     self._end(Outcome.draw(2, "all stones placed without a line"))
                     return
-            elif not empty:
+            elif not (empty := t.full ^ (own | bb[c])):
                 r = self.rules
                 if r.full_board == "draw":
                     self._end(Outcome.draw(2, "the board is full"))
