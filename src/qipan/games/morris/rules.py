@@ -179,7 +179,7 @@ class MorrisState(State):
         own, opp = self.bb[c], self.bb[1 - c]
         empty = t.full ^ (own | opp)
         if self.pending:
-            return [t.move(-1, -1, 1 << v) for v in bits(self.removable(opp))]
+            return self._bare_removals(opp)
         if self._plain_mills:
             hot = (t.known_closers_and_mills.get(own) or t.closers_and_mills(own))[0] & empty
         else:
@@ -272,6 +272,12 @@ class MorrisState(State):
             for f, to in landings:
                 moves += self._landing_moves(f, to, own, opp)
         return moves
+
+    def _bare_removals(self, opp: int) -> list[Move]:
+        """The removals of the full-board phase (``full_board=each_removes``). Apart from
+        ``_generate``: a comprehension there would make ``t`` a closure cell, created on
+        every call."""
+        return [self.t.move(-1, -1, 1 << v) for v in bits(self.removable(opp))]
 
     def _hot(self, own: int, opp: int, empty: int) -> int:
         """A superset of the empty points where landing can remove a stone."""
@@ -429,10 +435,12 @@ class MorrisState(State):
         o = 1 - c
         bb = self.bb
         if self._line_goal:
+            # The stone on ``to`` stands in a line (a plain test: a generator expression over
+            # ``bb`` and ``c`` would make both closure cells, created on every call).
             if (
                 to >= 0
                 and (moved_from >= 0 or not self.rules.line_moving_only)
-                and any(bb[c] & pm == pm for pm in self.t.pairs[to])
+                and self.t.in_mills(bb[c]) >> to & 1
             ):
                 self._end(Outcome.win((c,), 2, "three in a line"))
                 return
