@@ -201,8 +201,10 @@ class Geometry:
         # fly_tab[f][k][byte]: the moves from f to the points of chunk k in byte.
         self.fly_tab = [self._chunk_table(f) for f in range(n)]
         # capture_rows[f][to][v]: the move from f (-1: a placement) to ``to`` removing v, a
-        # row built on first use, so a ply that closes a mill picks its moves by victim.
-        self.capture_rows: list[list[tuple[Move | None, ...] | None]] = [[None] * n for _ in range(n + 1)]
+        # row built on first use, so a ply that closes a mill picks its moves by victim
+        # (``map(row.__getitem__, victims)``: a list, whose bound __getitem__ is called
+        # faster than a tuple's slot wrapper).
+        self.capture_rows: list[list[list[Move | None] | None]] = [[None] * n for _ in range(n + 1)]
         # The point indices in each 12-bit half (iterating a mask without bit tricks).
         self.points_in_half = _points_in_half(n)
         # Directed edges ("arcs") as bits: a slide is an arc whose source is own and whose
@@ -225,6 +227,14 @@ class Geometry:
         self.slide_mask = (1 << width) - 1
         self.slide_rows: tuple[list[tuple[Move, ...] | None] | dict[int, tuple[Move, ...]], ...] = tuple(
             [None] * (1 << width) if width <= 16 else {} for _ in range(4)
+        )
+        # What the slide generation reads, in one tuple: one attribute look-up a ply, not five.
+        self.slide_plan = (
+            *self.arc_src,
+            *self.arc_dst,
+            *self.slide_rows,
+            *self.slide_shifts,
+            self.slide_mask,
         )
         # hot_slides[to][own & hot_scope[to]]: for plain mills, the slides onto ``to`` (a point
         # that closes a mill) split into (the moves that remove nothing: the stone moved was one
@@ -258,10 +268,11 @@ class Geometry:
             for k in range(3)
         ]
 
-    def capture_row(self, f: int, to: int) -> tuple[Move | None, ...]:
+    def capture_row(self, f: int, to: int) -> list[Move | None]:
         """``row[v]``: the move from ``f`` to ``to`` removing the stone on ``v`` (None where
-        ``v`` is ``f`` or ``to``); built once and kept in ``capture_rows[f][to]``."""
-        row = tuple(self.move(f, to, 1 << v) if v != f and v != to else None for v in range(self.n))
+        ``v`` is ``f`` or ``to``); built once and kept in ``capture_rows[f][to]`` (never
+        changed after)."""
+        row = [self.move(f, to, 1 << v) if v != f and v != to else None for v in range(self.n)]
         self.capture_rows[f][to] = row
         return row
 

@@ -212,22 +212,16 @@ class MorrisState(State):
                 for to in targets:
                     landings.append((f, to))
         else:
-            src, dst = t.arc_src, t.arc_dst
-            arcs = (src[0][own & 4095] | src[1][own >> 12]) & (dst[0][plain & 4095] | dst[1][plain >> 12])
-            r0, r1, r2, r3 = t.slide_rows
-            w1, w2, w3 = t.slide_shifts
-            m = t.slide_mask
+            src0, src1, dst0, dst1, r0, r1, r2, r3, w1, w2, w3, m = t.slide_plan
+            arcs = (src0[own & 4095] | src1[own >> 12]) & (dst0[plain & 4095] | dst1[plain >> 12])
             try:  # the slides of the four runs of arcs, in arc order
                 moves = [*r0[arcs & m], *r1[arcs >> w1 & m], *r2[arcs >> w2 & m], *r3[arcs >> w3]]
             except (TypeError, KeyError):  # a row not made yet
                 moves = t.slides_after_miss(arcs)
-            h = hot
             if self._plain_mills:
                 scope, hot_slides = t.hot_scope, t.hot_slides
-                while h:  # slides onto points that may close a mill, by look-up
-                    low = h & -h
-                    to = low.bit_length() - 1
-                    h ^= low
+                # The slides onto points that may close a mill, by look-up.
+                for to in pih[0][hot & 4095] + pih[1][hot >> 12]:
                     local = own & scope[to]
                     plain_slides, closers = hot_slides[to].get(local) or t.hot_slide(to, local)
                     if plain_slides:
@@ -236,6 +230,7 @@ class MorrisState(State):
                         landings += closers
             else:  # 直棋: 擔 and 槓 landings are checked one by one
                 nbr = t.nbr
+                h = hot
                 while h:
                     low = h & -h
                     to = low.bit_length() - 1
@@ -374,7 +369,9 @@ class MorrisState(State):
         data = move.data
         f, to, removed, fb, tb = data
         c = self.to_move
-        token = (data, c, self.outcome, self.nmove, self.pending, None)
+        # No outcome in the token: a move is applied only while the game is on (play refuses
+        # a finished game, whose to_move is None), so undo sets the outcome back to None.
+        token = (data, c, self.nmove, self.pending, None)
         if tb:
             if fb:
                 self.bb[c] ^= fb | tb
@@ -394,13 +391,13 @@ class MorrisState(State):
         if self._repetition and self.outcome is None:
             k = self._count_position()
             if k is not None:
-                token = token[:5] + (k,)
+                token = token[:4] + (k,)
                 if self.reps[k] >= self.rules.repetition_threshold:
                     self._end(Outcome.draw(2, "repetition of the position"))
         return token
 
     def _revert(self, token) -> None:
-        (f, to, removed, fb, tb), c, outcome, nmove, pending, rep_key = token
+        (f, to, removed, fb, tb), c, nmove, pending, rep_key = token
         if rep_key is not None:
             n = self.reps[rep_key] - 1
             if n:
@@ -419,7 +416,7 @@ class MorrisState(State):
         self.nmove = nmove
         self.pending = pending
         self.plies -= 1
-        self.outcome = outcome
+        self.outcome = None
         self.to_move = c
         self._moves = None
 
