@@ -243,15 +243,17 @@ class Geometry:
         self.hot_slides: list[dict[int, tuple[tuple[Move, ...], tuple[tuple[int, int], ...]]]] = [
             {} for _ in range(n)
         ]
-        # Line planes: line_planes[j][k][x] has bit i set when point j of line i is among the
-        # points of 12-bit half k set in x, so the lines holding two or three of a set of points
-        # come out of six look-ups and a few operations on one-digit ints.
-        self.line_planes = [
-            _or_halves(
+        # Line planes: line_planes[2j + k][x] has bit i set when point j of line i is among
+        # the points of 12-bit half k set in x, so the lines holding two or three of a set of
+        # points come out of six look-ups and a few operations on one-digit ints. One flat
+        # tuple: a memo miss unpacks it once.
+        self.line_planes = tuple(
+            half
+            for j in range(3)
+            for half in _or_halves(
                 [sum(1 << i for i, line in enumerate(board.lines) if line[j] == p) for p in self.names]
             )
-            for j in range(3)
-        ]
+        )
         # line_union[x]: the points of the lines set in x (a bit per line), one look-up.
         self.line_union = _union_table(tuple(self.lines))
         # closers_and_mills() memoised by stone set: a side's stones recur across plies (a set
@@ -319,16 +321,17 @@ class Geometry:
     def closers_and_mills(self, stones: int) -> tuple[int, int]:
         """``(closers, in_mills)`` of a set of stones, from the line planes (``l<j>``: the lines
         whose point j is in the set); kept in ``known_closers_and_mills``."""
-        (a0, a1), (b0, b1), (c0, c1) = self.line_planes
+        a0, a1, b0, b1, c0, c1 = self.line_planes
         low, high = stones & 4095, stones >> 12
         l0, l1, l2 = a0[low] | a1[high], b0[low] | b1[high], c0[low] | c1[high]
         both = l0 & l1
         union = self.line_union
         # The empty points of the lines holding two or three stones close a mill.
         out = union[both | l2 & (l0 | l1)] & ~stones, union[both & l2]
-        if len(self.known_closers_and_mills) > 200_000:  # bound the memory
-            self.known_closers_and_mills.clear()
-        self.known_closers_and_mills[stones] = out
+        known = self.known_closers_and_mills
+        if len(known) > 200_000:  # bound the memory
+            known.clear()
+        known[stones] = out
         return out
 
     def move(self, f: int, t: int, removed: int) -> Move:
