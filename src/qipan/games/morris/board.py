@@ -201,8 +201,10 @@ class Geometry:
         # fly_tab[f][k][byte]: the moves from f to the points of chunk k in byte.
         self.fly_tab = [self._chunk_table(f) for f in range(n)]
         # capture_rows[f][to][v]: the move from f (-1: a placement) to ``to`` removing v, a
-        # row built on first use, so a ply that closes a mill picks its moves by victim.
-        self.capture_rows: list[list[tuple[Move | None, ...] | None]] = [[None] * n for _ in range(n + 1)]
+        # row built on first use, so a ply that closes a mill picks its moves by victim
+        # (``map(row.__getitem__, victims)``: a list, whose bound __getitem__ is called
+        # faster than a tuple's slot wrapper).
+        self.capture_rows: list[list[list[Move | None] | None]] = [[None] * n for _ in range(n + 1)]
         # The point indices in each 12-bit half (iterating a mask without bit tricks).
         self.points_in_half = _points_in_half(n)
         # Directed edges ("arcs") as bits: a slide is an arc whose source is own and whose
@@ -226,6 +228,14 @@ class Geometry:
         self.slide_rows: tuple[list[tuple[Move, ...] | None] | dict[int, tuple[Move, ...]], ...] = tuple(
             [None] * (1 << width) if width <= 16 else {} for _ in range(4)
         )
+        # What the slide generation reads, in one tuple: one attribute look-up a ply, not five.
+        self.slide_plan = (
+            *self.arc_src,
+            *self.arc_dst,
+            *self.slide_rows,
+            *self.slide_shifts,
+            self.slide_mask,
+        )
         # hot_slides[to][own & hot_scope[to]]: for plain mills, the slides onto ``to`` (a point
         # that closes a mill) split into (the moves that remove nothing: the stone moved was one
         # of the only full pair, the (from, to) pairs that close a mill); filled on first use.
@@ -233,15 +243,17 @@ class Geometry:
         self.hot_slides: list[dict[int, tuple[tuple[Move, ...], tuple[tuple[int, int], ...]]]] = [
             {} for _ in range(n)
         ]
-        # Line planes: line_planes[j][k][x] has bit i set when point j of line i is among the
-        # points of 12-bit half k set in x, so the lines holding two or three of a set of points
-        # come out of six look-ups and a few operations on one-digit ints.
-        self.line_planes = [
-            _or_halves(
+        # Line planes: line_planes[2j + k][x] has bit i set when point j of line i is among
+        # the points of 12-bit half k set in x, so the lines holding two or three of a set of
+        # points come out of six look-ups and a few operations on one-digit ints. One flat
+        # tuple: a memo miss unpacks it once.
+        self.line_planes = tuple(
+            half
+            for j in range(3)
+            for half in _or_halves(
                 [sum(1 << i for i, line in enumerate(board.lines) if line[j] == p) for p in self.names]
             )
-            for j in range(3)
-        ]
+        )
         # line_union[x]: the points of the lines set in x (a bit per line), one look-up.
         self.line_union = _union_table(tuple(self.lines))
         # closers_and_mills() memoised by stone set: a side's stones recur across plies (a set
@@ -258,10 +270,11 @@ class Geometry:
             for k in range(3)
         ]
 
-    def capture_row(self, f: int, to: int) -> tuple[Move | None, ...]:
+    def capture_row(self, f: int, to: int) -> list[Move | None]:
         """``row[v]``: the move from ``f`` to ``to`` removing the stone on ``v`` (None where
-        ``v`` is ``f`` or ``to``); built once and kept in ``capture_rows[f][to]``."""
-        row = tuple(self.move(f, to, 1 << v) if v != f and v != to else None for v in range(self.n))
+        ``v`` is ``f`` or ``to``); built once and kept in ``capture_rows[f][to]`` (never
+        changed after)."""
+        row = [self.move(f, to, 1 << v) if v != f and v != to else None for v in range(self.n)]
         self.capture_rows[f][to] = row
         return row
 
@@ -308,16 +321,17 @@ class Geometry:
     def closers_and_mills(self, stones: int) -> tuple[int, int]:
         """``(closers, in_mills)`` of a set of stones, from the line planes (``l<j>``: the lines
         whose point j is in the set); kept in ``known_closers_and_mills``."""
-        (a0, a1), (b0, b1), (c0, c1) = self.line_planes
+        a0, a1, b0, b1, c0, c1 = self.line_planes
         low, high = stones & 4095, stones >> 12
         l0, l1, l2 = a0[low] | a1[high], b0[low] | b1[high], c0[low] | c1[high]
         both = l0 & l1
         union = self.line_union
         # The empty points of the lines holding two or three stones close a mill.
         out = union[both | l2 & (l0 | l1)] & ~stones, union[both & l2]
-        if len(self.known_closers_and_mills) > 200_000:  # bound the memory
-            self.known_closers_and_mills.clear()
-        self.known_closers_and_mills[stones] = out
+        known = self.known_closers_and_mills
+        if len(known) > 200_000:  # bound the memory
+            known.clear()
+        known[stones] = out
         return out
 
     def move(self, f: int, t: int, removed: int) -> Move:

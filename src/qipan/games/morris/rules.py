@@ -179,7 +179,7 @@ class MorrisState(State):
         own, opp = self.bb[c], self.bb[1 - c]
         empty = t.full ^ (own | opp)
         if self.pending:
-            return [t.move(-1, -1, 1 << v) for v in bits(self.removable(opp))]
+            return self._bare_removals(opp)
         if self._plain_mills:
             hot = (t.known_closers_and_mills.get(own) or t.closers_and_mills(own))[0] & empty
         else:
@@ -212,22 +212,16 @@ class MorrisState(State):
                 for to in targets:
                     landings.append((f, to))
         else:
-            src, dst = t.arc_src, t.arc_dst
-            arcs = (src[0][own & 4095] | src[1][own >> 12]) & (dst[0][plain & 4095] | dst[1][plain >> 12])
-            r0, r1, r2, r3 = t.slide_rows
-            w1, w2, w3 = t.slide_shifts
-            m = t.slide_mask
+            src0, src1, dst0, dst1, r0, r1, r2, r3, w1, w2, w3, m = t.slide_plan
+            arcs = (src0[own & 4095] | src1[own >> 12]) & (dst0[plain & 4095] | dst1[plain >> 12])
             try:  # the slides of the four runs of arcs, in arc order
                 moves = [*r0[arcs & m], *r1[arcs >> w1 & m], *r2[arcs >> w2 & m], *r3[arcs >> w3]]
             except (TypeError, KeyError):  # a row not made yet
                 moves = t.slides_after_miss(arcs)
-            h = hot
             if self._plain_mills:
                 scope, hot_slides = t.hot_scope, t.hot_slides
-                while h:  # slides onto points that may close a mill, by look-up
-                    low = h & -h
-                    to = low.bit_length() - 1
-                    h ^= low
+                # The slides onto points that may close a mill, by look-up.
+                for to in pih[0][hot & 4095] + pih[1][hot >> 12]:
                     local = own & scope[to]
                     plain_slides, closers = hot_slides[to].get(local) or t.hot_slide(to, local)
                     if plain_slides:
@@ -236,6 +230,7 @@ class MorrisState(State):
                         landings += closers
             else:  # 直棋: 擔 and 槓 landings are checked one by one
                 nbr = t.nbr
+                h = hot
                 while h:
                     low = h & -h
                     to = low.bit_length() - 1
@@ -272,6 +267,12 @@ class MorrisState(State):
             for f, to in landings:
                 moves += self._landing_moves(f, to, own, opp)
         return moves
+
+    def _bare_removals(self, opp: int) -> list[Move]:
+        """The removals of the full-board phase (``full_board=each_removes``). Apart from
+        ``_generate``: a comprehension there would make ``t`` a closure cell, created on
+        every call."""
+        return [self.t.move(-1, -1, 1 << v) for v in bits(self.removable(opp))]
 
     def _hot(self, own: int, opp: int, empty: int) -> int:
         """A superset of the empty points where landing can remove a stone."""
@@ -368,7 +369,9 @@ class MorrisState(State):
         data = move.data
         f, to, removed, fb, tb = data
         c = self.to_move
-        token = (data, c, self.outcome, self.nmove, self.pending, None)
+        # No outcome in the token: a move is applied only while the game is on (play refuses
+        # a finished game, whose to_move is None), so undo sets the outcome back to None.
+        token = (data, c, self.nmove, self.pending, None)
         if tb:
             if fb:
                 self.bb[c] ^= fb | tb
@@ -384,17 +387,17 @@ class MorrisState(State):
             self.nmove = 0
         self.plies += 1
         self._moves = None
-        self._settle(c, to, fb, removed)
+        self._settle(c, to, f, removed)
         if self._repetition and self.outcome is None:
             k = self._count_position()
             if k is not None:
-                token = token[:5] + (k,)
+                token = token[:4] + (k,)
                 if self.reps[k] >= self.rules.repetition_threshold:
                     self._end(Outcome.draw(2, "repetition of the position"))
         return token
 
     def _revert(self, token) -> None:
-        (f, to, removed, fb, tb), c, outcome, nmove, pending, rep_key = token
+        (f, to, removed, fb, tb), c, nmove, pending, rep_key = token
         if rep_key is not None:
             n = self.reps[rep_key] - 1
             if n:
@@ -413,7 +416,7 @@ class MorrisState(State):
         self.nmove = nmove
         self.pending = pending
         self.plies -= 1
-        self.outcome = outcome
+        self.outcome = None
         self.to_move = c
         self._moves = None
 
@@ -422,17 +425,19 @@ class MorrisState(State):
         self.to_move = None
         self._moves = []
 
-    def _settle(self, c: int, to: int, moved: int = 0, removed: int = 1) -> None:
-        """After player ``c``'s ply (``moved`` nonzero: a stone slid or flew to ``to``;
-        ``removed`` nonzero: it removed a stone, or may have: a set-up position): decide who
-        moves next, or how the game ended."""
+    def _settle(self, c: int, to: int, moved_from: int = -1, removed: int = 1) -> None:
+        """After player ``c``'s ply (``moved_from``: the point a stone slid or flew from to
+        ``to``, -1 for none; ``removed`` nonzero: it removed a stone, or may have: a set-up
+        position): decide who moves next, or how the game ended."""
         o = 1 - c
         bb = self.bb
         if self._line_goal:
+            # The stone on ``to`` stands in a line (a plain test: a generator expression over
+            # ``bb`` and ``c`` would make both closure cells, created on every call).
             if (
                 to >= 0
-                and (moved or not self.rules.line_moving_only)
-                and any(bb[c] & pm == pm for pm in self.t.pairs[to])
+                and (moved_from >= 0 or not self.rules.line_moving_only)
+                and self.t.in_mills(bb[c]) >> to & 1
             ):
                 self._end(Outcome.win((c,), 2, "three in a line"))
                 return
@@ -445,12 +450,15 @@ class MorrisState(State):
         if not self.hand[o]:
             t = self.t
             own = bb[o]
-            empty = t.full ^ (own | bb[c])
-            if self._placement_only:
+            if moved_from >= 0 and t.nbr[moved_from] & own:
+                # The point just left is empty and next to a stone of o: the board is not
+                # full and o can slide (the common case, without the full test below).
+                pass
+            elif self._placement_only:
                 if not self.hand[c]:
                     self._end(Outcome.draw(2, "all stones placed without a line"))
                     return
-            elif not empty:
+            elif not (empty := t.full ^ (own | bb[c])):
                 r = self.rules
                 if r.full_board == "draw":
                     self._end(Outcome.draw(2, "the board is full"))
