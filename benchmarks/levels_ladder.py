@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,6 +34,7 @@ from qipan.agents.arena import run_tournament
 from qipan.agents.clock import use_cpu_clock
 from qipan.agents.elo import SPRT, ratings
 from qipan.agents.levels import HIGHEST, LOWEST, LevelAgent, ladder_entrants, level_of_entrant
+from qipan.core.game import resolve_chance
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "qipan" / "agents" / "levels_ladder.json"
@@ -48,6 +50,9 @@ def warm_up(preset: str, time_per_move: float) -> None:
 
     warm_up_kernels([preset])
     state = load_game(preset).new(players=2, seed=0)
+    rng = random.Random(0)
+    while state.is_chance:  # the tiles drawn before the first move (Tantrix, Pipe Mania)
+        resolve_chance(state, rng)
     for level in (LOWEST, HIGHEST // 2 - 1, HIGHEST):
         LevelAgent(level=level, time=time_per_move, seed=0).choose(state)
 
