@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,7 +33,8 @@ from qipan.agents import strongest_agent_name
 from qipan.agents.arena import run_tournament
 from qipan.agents.clock import use_cpu_clock
 from qipan.agents.elo import SPRT, ratings
-from qipan.agents.levels import HIGHEST, LOWEST, ladder_entrants, level_of_entrant
+from qipan.agents.levels import HIGHEST, LOWEST, LevelAgent, ladder_entrants, level_of_entrant
+from qipan.core.game import resolve_chance
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "qipan" / "agents" / "levels_ladder.json"
@@ -41,7 +43,23 @@ RESULTS = ROOT / "benchmarks" / "results"
 SITE_MEAN = 1500.0
 
 
-def measure(preset: str, time_per_move: float, rounds: int, jobs: int, seed: int, max_plies: int) -> dict:
+def warm_up(preset: str, time_per_move: float) -> None:
+    """Compile the game's kernels and its agents' code before the first game, so that no
+    level's first move pays for compiling (it would count on the CPU clock)."""
+    from qipan.fast import warm_up as warm_up_kernels
+
+    warm_up_kernels([preset])
+    state = load_game(preset).new(players=2, seed=0)
+    rng = random.Random(0)
+    while state.is_chance:  # the tiles drawn before the first move (Tantrix, Pipe Mania)
+        resolve_chance(state, rng)
+    for level in (LOWEST, HIGHEST // 2 - 1, HIGHEST):
+        LevelAgent(level=level, time=time_per_move, seed=0).choose(state)
+
+
+def measure(
+    preset: str, time_per_move: float, rounds: int, jobs: int, seed: int, max_plies: int, opening_plies: int
+) -> dict:
     entrants = ladder_entrants(list(range(LOWEST, HIGHEST + 1)), time_per_move)
     done = [0]
 
@@ -56,7 +74,7 @@ def measure(preset: str, time_per_move: float, rounds: int, jobs: int, seed: int
         rounds=rounds,
         seed=seed,
         jobs=jobs,
-        opening_plies=2,
+        opening_plies=opening_plies,
         max_plies=max_plies,
         progress=progress,
     )
@@ -68,7 +86,14 @@ def measure(preset: str, time_per_move: float, rounds: int, jobs: int, seed: int
 
 
 def neighbours(
-    preset: str, time_per_move: float, rounds: int, sprt: SPRT, jobs: int, seed: int, max_plies: int
+    preset: str,
+    time_per_move: float,
+    rounds: int,
+    sprt: SPRT,
+    jobs: int,
+    seed: int,
+    max_plies: int,
+    opening_plies: int,
 ) -> dict:
     """Each level against the one below it, up to ``rounds`` opening pairs, until the SPRT
     decides: the games (as the arena writes them) and per pair its points and decision."""
@@ -85,7 +110,7 @@ def neighbours(
             rounds=rounds,
             seed=seed + low,
             jobs=jobs,
-            opening_plies=2,
+            opening_plies=opening_plies,
             max_plies=max_plies,
             sprt=sprt,
             progress=progress,
@@ -131,22 +156,45 @@ def main() -> None:
     parser.add_argument(
         "--sprt", default="0,100", metavar="ELO0,ELO1", help="stops a neighbouring pair (with --neighbours)"
     )
+    parser.add_argument(
+        "--opening-plies",
+        type=int,
+        default=2,
+        help="random plies of each pair's shared opening (fewer where random moves decide the game)",
+    )
     parser.add_argument("--no-write", action="store_true", help="print only; leave the data file alone")
     args = parser.parse_args()
     if args.rounds < 0 or args.neighbours < 0 or not (args.rounds or args.neighbours):
         parser.error("--rounds and --neighbours count opening pairs: at least one of them above 0")
+    if args.opening_plies < 0:
+        parser.error("--opening-plies counts random plies: 0 or more")
     os.environ["QIPAN_AGENT_CLOCK"] = "cpu"  # worker processes read it
     use_cpu_clock()
     RESULTS.mkdir(exist_ok=True)
     sprt = SPRT(*map(float, args.sprt.split(",")))
     for preset in args.game or ["nine-mens-morris", "pente"]:
+        warm_up(preset, args.time)
         if args.rounds:
-            data = measure(preset, args.time, args.rounds, args.jobs, args.seed, args.max_plies)
+            data = measure(
+                preset, args.time, args.rounds, args.jobs, args.seed, args.max_plies, args.opening_plies
+            )
         else:  # the neighbouring pairs alone
             data = {"game": preset, "games": [], "level_time": args.time, "clock": "cpu"}
         command = f"benchmarks/levels_ladder.py --game {preset} --time {args.time:g} --rounds {args.rounds} --seed {args.seed}"
+        if args.opening_plies != 2:
+            command += f" --opening-plies {args.opening_plies}"
+        data["opening_plies"] = args.opening_plies
         if args.neighbours:
-            apart = neighbours(preset, args.time, args.neighbours, sprt, args.jobs, args.seed, args.max_plies)
+            apart = neighbours(
+                preset,
+                args.time,
+                args.neighbours,
+                sprt,
+                args.jobs,
+                args.seed,
+                args.max_plies,
+                args.opening_plies,
+            )
             data["neighbours"] = apart["pairs"]
             data["games"] += apart["games"]
             table = fit(data["games"], args.time)
@@ -178,6 +226,7 @@ def main() -> None:
             "games": len(data["games"]),
             **({"neighbours": data["neighbours"]} if args.neighbours else {}),
             "level_time": args.time,
+            "opening_plies": args.opening_plies,
             "strongest_agent": strongest_agent_name(load_game(preset), 2),
             "elo": {str(n): by_level[n]["elo"] for n in sorted(by_level)},
             "error": {str(n): by_level[n]["error"] for n in sorted(by_level)},

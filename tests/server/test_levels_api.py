@@ -53,3 +53,29 @@ def test_bad_level_seats_are_refused_and_nothing_is_created(client, seat, words)
     r = client.post("/api/games", json={"game": "toy-ttt", "seats": [{"kind": "human"}, seat]})
     assert r.status_code == 400 and words in r.json()["error"], r.text
     assert client.get("/api/games").json() == before
+
+
+def test_the_level_card_and_the_bots_list_agree_for_every_game(client):
+    """One rating per level per game: the levels of "play the computer" (``/api/specs``) and
+    the bots' list for that game (``/api/bots?game=``) show the same number, measured where
+    the ladder measured the game and the provisional default elsewhere."""
+    from qipan.agents.levels import ladder
+    from qipan.server.ratings import BOT_RATING
+
+    measured = ladder()["games"]
+    for g in client.get("/api/specs").json()["games"]:
+        card = g["levels"]
+        r = client.get("/api/bots", params={"game": g["id"]})
+        assert r.status_code == 200, r.text
+        listed = r.json()["bots"]
+        assert [b["level"] for b in listed] == [lv["level"] for lv in card], g["id"]
+        for lv, bot in zip(card, listed, strict=True):
+            assert bot["game"] == g["id"] and bot["measured"] == lv["measured"], (g["id"], lv["level"])
+            if g["id"] in measured:
+                # A measured game shows its ladder, never the provisional default.
+                assert lv["measured"] and not bot["provisional"], (g["id"], lv["level"])
+                assert bot["rating"] == lv["rating"] == measured[g["id"]]["ratings"][str(lv["level"])]
+                assert bot["ratings"][g["id"]]["rating"] == lv["rating"]
+            else:
+                assert lv["rating"] is None and bot["provisional"]
+                assert bot["rating"] == BOT_RATING.rating

@@ -26,6 +26,26 @@ def test_solver_agent_falls_back_when_out_of_time():
     assert agent.choose(state) in state.legal_moves()
 
 
+def test_solver_agent_counts_its_time_on_the_agents_clock(monkeypatch):
+    """A match on the CPU clock gives the solver CPU seconds: its deadline is read on the
+    agents' clock (here one that jumps an hour a reading), not on the wall."""
+    from qipan.agents import clock
+
+    readings = []
+
+    def hourly() -> float:
+        readings.append(3600.0 * len(readings))
+        return readings[-1]
+
+    monkeypatch.setattr(clock, "now", hourly)
+    state = qipan.load("blackpath", rows=12, cols=12).new()
+    state.play("+")
+    agent = SolverAgent(time=5.0, seed=1)
+    monkeypatch.setattr(agent._fallback, "select", lambda s: "fallback")
+    assert agent.select(state) == "fallback"
+    assert len(readings) == 2  # the deadline set, then passed at the first check
+
+
 def all_lines_won(state, agent, player) -> bool:
     """True if ``agent`` playing ``player`` wins against every choice of the opponent."""
     if state.outcome is not None:

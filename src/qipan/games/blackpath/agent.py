@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import time
-
+from ...agents import clock
 from ...agents.base import Agent
 from ...core import Move
 from ...core.errors import SearchTimeout
@@ -94,7 +93,8 @@ class SolverAgent(Agent):
         if len(moves) == 1:
             return moves[0]
         solver = self._solver(state.game)
-        solver.deadline = time.perf_counter() + self.time if self.time is not None else None
+        solver.clock = clock.now  # the agents' clock: CPU seconds in a match that asks for them
+        solver.deadline = clock.now() + self.time if self.time is not None else None
         try:
             best = solver.best_move(state)
         except SearchTimeout:

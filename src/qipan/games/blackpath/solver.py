@@ -10,8 +10,9 @@ accepted by ``game.parse``), or None when player 2 wins. Any board from 1x1 is a
 
 ``Solver(...).best_move(state)`` answers the same question for any position of a game.
 A position is keyed by its tiles alone (2 bits per cell): the free end and the player to
-move follow from them. ``deadline`` (a ``time.perf_counter()`` value) stops a search that
-runs too long with ``qipan.core.errors.SearchTimeout``; only finished results are memoised."""
+move follow from them. ``deadline`` (a ``time.perf_counter()`` value, or one of the solver's
+``clock``) stops a search that runs too long with ``qipan.core.errors.SearchTimeout``; only
+finished results are memoised."""
 
 from __future__ import annotations
 
@@ -37,6 +38,9 @@ class Solver:
         self.memo: dict[int, bool] = {}
         self.nodes = 0
         self.deadline: float | None = None
+        #: What ``deadline`` is measured on: wall seconds, or an agent's clock (CPU seconds in
+        #: a match on a busy machine, so that the solver gets the time its budget says).
+        self.clock = time.perf_counter
 
     # -- the search --------------------------------------------------------------------
     def _place(self, cell: int, entry: int, tile: int):
@@ -66,7 +70,7 @@ class Solver:
         if known is not None:
             return known
         self.nodes += 1
-        if self.deadline is not None and self.nodes & 4095 == 0 and time.perf_counter() > self.deadline:
+        if self.deadline is not None and self.nodes & 4095 == 0 and self.clock() > self.deadline:
             raise SearchTimeout
         tiles = self.tiles
         children = []
