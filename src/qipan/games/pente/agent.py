@@ -10,8 +10,9 @@ has none within ``defence_plies + LOOKAHEAD`` are searched (the candidates plus 
 its threats and every capture; those leaving only a longer one when no move leaves none), else
 the same against its VCF;
 (6) iterative deepening PVS over the candidates (Zobrist transposition table, killers,
-history) to the deadline, an iteration cut by it counting when a move it searched in full beat
-the previous best; (7) its best moves, best first, until one leaves the opponent no forced win
+history: its own searcher, not shared with an opponent in the same process; forced replies to
+a threat to win searched ``QUIESCE`` plies past the horizon) to the deadline, an iteration cut
+by it counting when a move it searched in full beat the previous best; (7) its best moves, best first, until one leaves the opponent no forced win
 by threats within ``defence_plies + LOOKAHEAD`` and no VCT (a few of them, in a share of the
 time kept from (6)). ``pente-2026`` is this agent as it was before (3), (5) and (7) used the
 threat-space search (its VCF instead), kept as a fixed reference (``classic.Pente2026Agent``).
