@@ -193,3 +193,45 @@ def test_the_agent_solves_sampled_positions_within_a_node_budget(index):
         assert searcher.prove(kernel.state(after), entry["plies"] - 1, attacker=state.to_move) is True
     else:
         assert after.outcome.winners == (state.to_move,)
+
+
+def test_the_evaluation_reads_the_weights_it_is_given():
+    from qipan.games.pente.kernel_search import _CAP_VALUE, Searcher, tuning
+
+    _, kernel, searcher, s = setup("ply=20 next=1 captures=4,0 1:K10,C3,E5 2:L10,M12,A1")
+    richer = list(_CAP_VALUE)
+    richer[4] += 1000  # four captured stones are worth 1,000 more to whoever has them
+    tuned = Searcher(kernel, tune=tuning(caps=richer))
+    assert tuned.evaluate(s) == searcher.evaluate(s) + 1000
+    assert Searcher(kernel, tune=tuning()).evaluate(s) == searcher.evaluate(s)
+    with pytest.raises(ValueError, match="11"):
+        tuning(caps=_CAP_VALUE[:-1])
+
+
+def test_the_forced_reply_to_a_four_is_searched_past_the_horizon_when_asked():
+    from qipan.games.pente.kernel_search import Searcher, tuning
+
+    _, kernel, _, s = setup("ply=10 next=1 1:K10,L10,M10,C3 2:J10,A1,A3,C5")
+    four = kernel.geom.by_name["N10"]  # K10-N10, blocked at J10: the opponent must take O10
+    nodes = {}
+    for quiesce in (0, 1):
+        searcher = Searcher(kernel, tune=tuning(quiesce=quiesce))
+        searcher.budget(10_000)
+        searcher.iterate(s, 1, 12, [four])
+        nodes[quiesce] = searcher.nodes
+    assert nodes[0] == 1  # the position after the four, valued as it stands
+    assert nodes[1] > 1  # the replies that stop the five, then valued
+
+
+def test_the_agent_searches_with_its_own_tables_and_the_reference_with_the_shared_ones():
+    from qipan.agents import load as load_agent
+    from qipan.games.pente.agent import QUIESCE
+    from qipan.games.pente.kernel_search import TU_QUIESCE
+
+    state, kernel, shared, _ = setup("ply=8 next=1 1:K10,L11,M9,J12 2:L10,M10,K12,N8")
+    live = load_agent("pente", iterations=5_000, seed=1)
+    live.choose(state)
+    assert live._searcher is not shared and live._searcher.W.tuning[TU_QUIESCE] == QUIESCE
+    reference = load_agent("pente-2026", iterations=5_000, seed=1)
+    reference.choose(state)
+    assert reference._searcher is shared

@@ -10,8 +10,9 @@ has none within ``defence_plies + LOOKAHEAD`` are searched (the candidates plus 
 its threats and every capture; those leaving only a longer one when no move leaves none), else
 the same against its VCF;
 (6) iterative deepening PVS over the candidates (Zobrist transposition table, killers,
-history) to the deadline, an iteration cut by it counting when a move it searched in full beat
-the previous best; (7) its best moves, best first, until one leaves the opponent no forced win
+history: its own searcher, not shared with an opponent in the same process; forced replies to
+a threat to win searched ``QUIESCE`` plies past the horizon) to the deadline, an iteration cut
+by it counting when a move it searched in full beat the previous best; (7) its best moves, best first, until one leaves the opponent no forced win
 by threats within ``defence_plies + LOOKAHEAD`` and no VCT (a few of them, in a share of the
 time kept from (6)). ``pente-2026`` is this agent as it was before (3), (5) and (7) used the
 threat-space search (its VCF instead), kept as a fixed reference (``classic.Pente2026Agent``).
@@ -39,6 +40,9 @@ THREAT_SHARE = 0.10
 #: Share kept from alpha-beta to check its chosen move against the opponent's forced wins,
 #: and how many of its best moves that check may try.
 CHECK_SHARE, CHECKED = 0.08, 4
+#: Plies past the alpha-beta's horizon where the forced replies to a threat to win are still
+#: searched (``kernel_search.TU_QUIESCE``), in this agent's own searcher.
+QUIESCE = 1
 #: The defence stages look this many plies past ``defence_plies``: a move that leaves the
 #: opponent a forced win that much longer is played only when every other one is worse.
 LOOKAHEAD = 2
@@ -135,7 +139,7 @@ class PenteAgent(Agent):
         self.nodes = 0
         self.reached_depth = 0
         self._kernel = kernel
-        self._searcher = searcher_for(kernel)
+        self._searcher = searcher_for(kernel, self._tuning())
         self._searcher.new_search()
         s = kernel.state(state)
         if state.num_players == 2:
@@ -150,6 +154,15 @@ class PenteAgent(Agent):
         for m in legal:
             by_point.setdefault(m.data[0], m)
         return by_point.get(code & 1023) or legal[0]
+
+    def _tuning(self):
+        """The compiled search's weights (``kernel_search.tuning``); None, the shared default
+        search, for the fixed reference ``pente-2026`` (``forced_wins`` False)."""
+        if not self.forced_wins:
+            return None
+        from .kernel_search import tuning
+
+        return tuning(quiesce=QUIESCE)
 
     def _classic(self) -> Agent:
         from .classic import PenteClassicAgent

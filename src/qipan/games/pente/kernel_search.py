@@ -79,6 +79,24 @@ _W_OTHER = (0, 2, 10, 55, 260, 0)
 #: Worth of a player's captured stones (index = stones captured, 0..10).
 _CAP_VALUE = (0, 0, 120, 120, 280, 280, 500, 500, 900, 900, WIN)
 TT_EXACT, TT_LOWER, TT_UPPER = 1, 2, 3
+#: ``W.tuning``: what an agent may set per searcher (``tuning``). The evaluation's window
+#: values (mover, other side: 6 each), captured stones' worth (11), the pair terms (own pair
+#: exposed, enemy pair exposed: base, per own captured pair, per further pair), and how many
+#: plies past the horizon the forced replies to a threat to win are searched.
+TU_MOVER, TU_OTHER, TU_CAPS, TU_PAIRS, TU_QUIESCE, TU_SIZE = 0, 6, 12, 23, 27, 28
+_PAIRS = (150, 300, 120, 80)
+
+
+def tuning(mover=_W_MOVER, other=_W_OTHER, caps=_CAP_VALUE, pairs=_PAIRS, quiesce: int = 0) -> np.ndarray:
+    """``W.tuning`` (the defaults: the search every other agent uses)."""
+    out = np.array([*mover, *other, *caps, *pairs, quiesce], np.int64)
+    if out.shape[0] != TU_SIZE:
+        raise ValueError(
+            f"tuning needs 6, 6, 11 and 4 weights, got {len(mover)}, {len(other)}, {len(caps)}, {len(pairs)}"
+        )
+    return out
+
+
 #: ``_try_threat``: the threat won at once / is not worth following (either way undone).
 THREAT_WON, THREAT_VOID = -2, -1
 
@@ -112,9 +130,10 @@ class Workspace(NamedTuple):
     killers: np.ndarray  # two per ply
     history: np.ndarray  # per point
     shape: np.ndarray  # scratch for ``_shape``
+    tuning: np.ndarray  # ``TU_*``: evaluation weights and the horizon's extension
 
 
-def _workspace(size: int, width: int, tt_bits: int, table, seed: int) -> Workspace:
+def _workspace(size: int, width: int, tt_bits: int, table, seed: int, tune=None) -> Workspace:
     rng = np.random.default_rng(seed)
     zob = rng.integers(0, 2**63, size=(size, 8), dtype=np.int64).astype(np.uint64)
     zob[:, EMPTY] = 0
@@ -136,6 +155,7 @@ def _workspace(size: int, width: int, tt_bits: int, table, seed: int) -> Workspa
         killers=np.full((MAX_PLY, 2), -1, np.int64),
         history=np.zeros(size, np.int64),
         shape=np.zeros(8, np.int64),
+        tuning=tuning() if tune is None else tune,
     )
 
 
@@ -436,8 +456,9 @@ def _move_value(par, tab, dirs8, s, i, p, sh):
 
 # -- evaluation ------------------------------------------------------------------------------
 @njit
-def evaluate(lines, line_len, par, s, p):
-    """Static value for ``p`` (the side to move) in search units (a win is ``WIN``)."""
+def evaluate(lines, line_len, par, tu, s, p):
+    """Static value for ``p`` (the side to move) in search units (a win is ``WIN``), by the
+    weights in ``tu`` (``W.tuning``)."""
     need = par[P_WIN_LENGTH]
     players = s[S_PLAYERS]
     hist = np.zeros((5, 6), np.int64)
@@ -471,9 +492,9 @@ def evaluate(lines, line_len, par, s, p):
         c = q + 1
         v = 0
         for k in range(1, 5):
-            v += hist[c, k] * (_W_MOVER[k] if q == p else _W_OTHER[k])
+            v += hist[c, k] * (tu[TU_MOVER + k] if q == p else tu[TU_OTHER + k])
         caps = min(s[S_CAPS + q], 10)
-        v += _CAP_VALUE[caps]
+        v += tu[TU_CAPS + caps]
         if _friend(par, players, p, q):
             value += v
         else:
@@ -484,9 +505,9 @@ def evaluate(lines, line_len, par, s, p):
         if exposed[q + 1] == 0:
             continue
         if _friend(par, players, p, q):
-            value -= exposed[q + 1] * 150
+            value -= exposed[q + 1] * tu[TU_PAIRS]
         else:
-            value += 300 + 120 * caps_p + (exposed[q + 1] - 1) * 80
+            value += tu[TU_PAIRS + 1] + tu[TU_PAIRS + 2] * caps_p + (exposed[q + 1] - 1) * tu[TU_PAIRS + 3]
     return value
 
 
@@ -642,7 +663,7 @@ def alphabeta(R, W, s, h, depth, alpha, beta, ply, width):
     if n == 0:
         return 0
     if ply >= MAX_PLY - 2:
-        return evaluate(lines, line_len, par, s, p)
+        return evaluate(lines, line_len, par, W.tuning, s, p)
     key = h ^ _header_hash(zh, s)
     slot = np.int64(key & np.uint64(ttk.shape[0] - 1))
     tt_move = -1
@@ -653,8 +674,9 @@ def alphabeta(R, W, s, h, depth, alpha, beta, ply, width):
             f = tti[slot, 2]
             if f == TT_EXACT or (f == TT_LOWER and v >= beta) or (f == TT_UPPER and v <= alpha):
                 return v
-    if depth <= 0:
-        v = evaluate(lines, line_len, par, s, p)
+    # past the horizon only the forced replies to a threat to win, ``TU_QUIESCE`` plies deep
+    if depth <= 0 and not (threats > 0 and depth > -W.tuning[TU_QUIESCE]):
+        v = evaluate(lines, line_len, par, W.tuning, s, p)
         if threats >= 2:
             v -= 3000  # two points to stop: only captures can save this
         elif threats == 0:
@@ -1023,7 +1045,7 @@ def paranoid(R, W, s, root, depth, alpha, beta, ply, width):
     if n == 0:
         return 0
     if depth <= 0 or ply >= MAX_PLY - 2:
-        v = evaluate(lines, line_len, par, s, p)
+        v = evaluate(lines, line_len, par, W.tuning, s, p)
         return v if maximise else -v
     count = _order(R, W, s, ply, p, width, -1, threats > 0, n)
     if count == 0:
@@ -1218,13 +1240,13 @@ class Searcher:
     """The search arrays of one kernel (one game's options): shape table, Zobrist keys,
     transposition table, killers, history and the per-ply buffers."""
 
-    def __init__(self, kernel, tt_bits: int = 18, seed: int = 0x5EED):
+    def __init__(self, kernel, tt_bits: int = 18, seed: int = 0x5EED, tune=None):
         self.kernel = k = kernel
         par = k.par
         key = (int(par[P_WIN_LENGTH]), bool(kernel.game.exact))
         if key not in _TABLES:
             _TABLES[key] = build_table(*key)
-        self.W = _workspace(k.geom.size, int(par[P_N]) + PAD, tt_bits, _TABLES[key], seed)
+        self.W = _workspace(k.geom.size, int(par[P_N]) + PAD, tt_bits, _TABLES[key], seed, tune)
         self.zob = self.W.zobrist
         self.R = k.arrays
         self.st = self.W.stats
@@ -1281,7 +1303,7 @@ class Searcher:
 
     def evaluate(self, s) -> int:
         k = self.kernel
-        return int(evaluate(k.lines, k.line_len, k.par, s, int(s[S_TO_MOVE])))
+        return int(evaluate(k.lines, k.line_len, k.par, self.W.tuning, s, int(s[S_TO_MOVE])))
 
     def prove(self, s, plies: int, attacker: int | None = None, nodes: int = 10**9) -> bool | None:
         """Exhaustive check: does ``attacker`` (default: the side to move) win within
@@ -1313,11 +1335,19 @@ def warm_up(kernel, ref) -> None:
     searcher.new_search()
 
 
-def searcher_for(kernel) -> Searcher:
-    found = getattr(kernel, "_searcher", None)
-    if found is None:
-        found = kernel._searcher = Searcher(kernel)
-    return found
+def searcher_for(kernel, tune=None) -> Searcher:
+    """The kernel's searcher with the weights ``tune`` (``tuning()``); without them the
+    default one, which every agent that names none shares (its transposition table too)."""
+    if tune is None:
+        found = getattr(kernel, "_searcher", None)
+        if found is None:
+            found = kernel._searcher = Searcher(kernel)
+        return found
+    tuned = kernel.__dict__.setdefault("_tuned_searchers", {})
+    key = tune.tobytes()
+    if key not in tuned:
+        tuned[key] = Searcher(kernel, tune=tune)
+    return tuned[key]
 
 
 __all__ = ["CHOSEN", "WIN", "Searcher", "searcher_for"]
