@@ -10,8 +10,12 @@ to answer it, so a player ahead likes to hurry and a player behind does not. Wit
 player it is the chance that the level succeeds: the flow reaches the drain (or the minimum
 length), else how close its path ends to it.
 
-The ordering puts first the placements that extend the path the flow will take, then pass,
-then the placements near the path's open end, hurry, and the replacements last."""
+Where a laid pipe without a channel on the flow's side stops it, replacing that pipe opens the
+path again (at the replacement's cost). The ordering puts first the placements that extend
+the path the flow will take (on its open end, or replacing the pipe that blocks it), then
+pass, hurry when a player is ahead by a channel's points or more, then the placements near
+the open end, and the other replacements last (hurry when not ahead after them: ending the
+level early only locks in a lead)."""
 
 from __future__ import annotations
 
@@ -25,7 +29,8 @@ LEAD_SCALE = 300.0
 SCALE_PER_TICK = 40.0
 #: A dry pipe costs its penalty in full only when the flow is about to end: with ``t`` ticks
 #: left it costs DRY_TICKS / (DRY_TICKS + t) of it (a pipe laid early may still be reached,
-#: and a queue only moves on when its front piece is laid somewhere).
+#: and a queue only moves on when its front piece is laid somewhere); the hopes of the
+#: position (a piece that fits, pipes laid ahead) count t / (DRY_TICKS + t) of theirs.
 DRY_TICKS = 2.0
 #: Worth of a piece that fits the flow's open end, as a share of a channel's points, at the
 #: front of a player's queue; each place further back multiplies it by FIT_DECAY.
@@ -39,18 +44,25 @@ GAP_SHARE = 0.5
 class FlowPath:
     """Where the flow of ``board`` will go through the pipes already laid."""
 
-    __slots__ = ("beyond", "cells", "channels", "end", "reached", "ticks")
+    __slots__ = ("beyond", "blocked", "cells", "channels", "end", "reached", "ticks")
 
     def __init__(self, board, reservoir_factor: int):
         level = board.level
-        self.reached = board.reached
         head = board.head if board.started else level.start
         flooded = list(board.flooded)
-        #: (cell, channel index) of each channel the flow will enter, in order; the empty
-        #: cell it would spill into and the side it enters by (None: it spills at a border, a
-        #: blocked cell or a piece without a matching channel).
-        self.channels, self.end, reached, holds = walk(level, board.cells, flooded, head, reservoir_factor)
-        self.reached = self.reached or reached
+        #: (cell, channel index) of each channel the flow will enter, in order.
+        self.channels, stop, reached, holds = walk(level, board.cells, flooded, head, reservoir_factor)
+        self.reached = board.reached or reached
+        #: The empty cell the flow would spill into and the side it enters by; ``blocked``:
+        #: the same for a laid pipe without a channel there, which a replacement can open.
+        #: Both None when it spills at a border, a blocked cell or a fixed piece.
+        self.end = self.blocked = None
+        if stop is not None:
+            piece = board.cells[stop[0]]
+            if piece is None:
+                self.end = stop
+            elif piece.replaceable and board.flooded[stop[0]] == 0:
+                self.blocked = stop
         self.cells = {cell for cell, _ in self.channels}
         # Ticks until the flow reaches the end of the path: the countdown, then one period
         # per channel (and per reservoir hold).
@@ -60,8 +72,8 @@ class FlowPath:
         #: The channels laid beyond the open end that one right piece there would join to the
         #: path (the longest such run): pipes laid ahead of the flow.
         self.beyond: list[tuple[int, int]] = []
-        if self.end is not None:
-            cell, entry = self.end
+        if self.gap is not None:
+            cell, entry = self.gap
             cells = list(board.cells)
             for piece in PIPES:
                 ch = piece.channel_at(entry)
@@ -72,10 +84,16 @@ class FlowPath:
                 if len(run) > len(self.beyond):
                     self.beyond = run
 
+    @property
+    def gap(self) -> tuple[int, int] | None:
+        """Where one piece would let the flow go on: the open end, else the blocking pipe."""
+        return self.end or self.blocked
+
 
 def walk(level, cells, flooded: list[int], head, reservoir_factor: int):
     """The flow from ``head`` (cell, side it leaves by) through ``cells``, marking ``flooded``:
-    (channels entered, (empty cell, entry side) it spills into or None, drain reached,
+    (channels entered, (cell, entry side) of the empty cell or the piece without an open
+    channel there where it spills, or None at a border or a blocked cell, drain reached,
     reservoir holds)."""
     channels: list[tuple[int, int]] = []
     holds = 0
@@ -93,7 +111,7 @@ def walk(level, cells, flooded: list[int], head, reservoir_factor: int):
             return channels, None, False, holds
         ch = piece.channel_at(entry)
         if ch is None or flooded[nxt] >> ch & 1:
-            return channels, None, False, holds
+            return channels, (nxt, entry), False, holds
         flooded[nxt] |= 1 << ch
         channels.append((nxt, ch))
         if piece.kind == "reservoir":
@@ -131,20 +149,28 @@ def projected_scores(state) -> tuple[list[float], list[FlowPath]]:
         if crossovers >= o["crossover_bonus_count"]:  # awarded when the level ends
             for p in board.players:
                 scores[p] += o["crossover_bonus"]
-        dry = o["unused_penalty"] * DRY_TICKS / (DRY_TICKS + path.ticks)
+        # What may still change is worth the more the more ticks are left: the dry pipes'
+        # penalty falls due as time runs out, the hopes (pieces that fit, pipes laid ahead)
+        # fade with it, so hurrying locks in only what the flow will surely give.
+        hope = path.ticks / (DRY_TICKS + path.ticks)
+        dry = o["unused_penalty"] * (1.0 - hope)
         ahead = {}
         for cell, _ in path.beyond:
             ahead[cell] = GAP_SHARE
             if board.owner[cell] >= 0:
-                scores[board.owner[cell]] += GAP_SHARE * o["long_points"]
+                scores[board.owner[cell]] += hope * GAP_SHARE * o["long_points"]
         for cell, owner in enumerate(board.owner):
             if owner >= 0 and board.flooded[cell] == 0 and cell not in wet:
                 scores[owner] -= dry * (1.0 - ahead.get(cell, 0.0))
-        if path.end is not None:
+        if path.gap is not None:
+            # Opening a blocked end costs a replacement: its penalty and its lost ticks.
+            points, delay = o["long_points"], 0
+            if path.end is None:
+                points, delay = points - o["replace_penalty"], o["replace_delay"]
             for p in board.players:
-                place = first_fit(state, p, path.end[1])
+                place = first_fit(state, p, path.gap[1])
                 if place is not None:  # ticks lost to a replacement delay it as much
-                    scores[p] += FIT_SHARE * o["long_points"] * FIT_DECAY ** (place + state.lost[p])
+                    scores[p] += hope * FIT_SHARE * points * FIT_DECAY ** (place + delay + state.lost[p])
     return scores, paths
 
 
@@ -198,16 +224,20 @@ def _solo_value(board, path: FlowPath) -> float:
 
 
 def order_moves(state, moves):
-    """Placements extending the flow's path first, then pass, placements near its open end,
-    hurry, and replacements last (cheap: one walk of the path)."""
+    """Placements extending the flow's path first, then pass, hurry with a lead, placements
+    near its open end, and replacements last (see the module doc)."""
     p = state.to_move
     if p is None or p < 0:
         return moves
     board = state.boards[state.board_of[p]]
     path = FlowPath(board, state.game.o["reservoir_factor"])
     cols = board.level.cols
-    end_cell, end_side = path.end if path.end is not None else (None, None)
+    end_cell, end_side = path.gap if path.gap is not None else (None, None)
     queue = state.queue(p) if state.game.supply == "queue" else None
+    ahead = False
+    if state.num_players == 2:
+        scores, _ = projected_scores(state)
+        ahead = scores[p] - scores[1 - p] >= state.game.o["long_points"]
 
     def piece_of(choice):
         if choice is None:
@@ -221,17 +251,17 @@ def order_moves(state, moves):
         kind = move.data[0]
         if kind == "pass":
             return (1, 0)
-        if kind == "hurry":
-            return (3, 0)
+        if kind == "hurry":  # worth a look only with a lead to lock in
+            return (1, 1) if ahead else (5, 0)
         if kind != "place":
             return (5, 0)
         _, cell, choice = move.data
-        if board.cells[cell] is not None:
-            return (4, 0)
         if cell == end_cell:
             piece = piece_of(choice)
             # A piece that does not take the flow there blocks the path.
             return (0, 0) if piece is not None and piece.channel_at(end_side) is not None else (4, 1)
+        if board.cells[cell] is not None:
+            return (4, 0)
         if end_cell is None:
             return (2, 0)
         (r, c), (er, ec) = divmod(cell, cols), divmod(end_cell, cols)
