@@ -66,12 +66,3 @@ def test_a_pipe_that_blocks_the_flow_is_an_end_a_replacement_opens():
     cols = state.boards[0].level.cols
     assert path.end is None and path.blocked == (1 * cols + 1, 3)
     assert order_moves(state, state.legal_moves())[0].text == "p1,1"  # the H replaces it
-
-
-def test_hurry_is_among_the_first_moves_only_with_a_lead():
-    level = two(start_delay=20)
-    texts = [m.text for m in order_moves(level, level.legal_moves())]
-    assert texts.index("h") > texts.index("p0,0")
-    ahead = act(two(start_delay=20), "p1,1", "-", "p1,2", "-")  # player 1 laid two pipes
-    texts = [m.text for m in order_moves(ahead, ahead.legal_moves())]
-    assert texts.index("h") < texts.index("p0,0")

@@ -13,9 +13,9 @@ length), else how close its path ends to it.
 Where a laid pipe without a channel on the flow's side stops it, replacing that pipe opens the
 path again (at the replacement's cost). The ordering puts first the placements that extend
 the path the flow will take (on its open end, or replacing the pipe that blocks it), then
-pass, hurry when a player is ahead by a channel's points or more, then the placements near
-the open end, and the other replacements last (hurry when not ahead after them: ending the
-level early only locks in a lead)."""
+pass, the placements near the open end, hurry, and the other replacements last (hurry ordered
+with a lead just after pass made level 3, which looks at the first 24 moves, hurry at the
+first small lead and lose more often: benchmarks/results/levels.md)."""
 
 from __future__ import annotations
 
@@ -224,8 +224,8 @@ def _solo_value(board, path: FlowPath) -> float:
 
 
 def order_moves(state, moves):
-    """Placements extending the flow's path first, then pass, hurry with a lead, placements
-    near its open end, and replacements last (see the module doc)."""
+    """Placements extending the flow's path first, then pass, placements near its open end,
+    hurry, and replacements last (cheap: one walk of the path)."""
     p = state.to_move
     if p is None or p < 0:
         return moves
@@ -234,10 +234,6 @@ def order_moves(state, moves):
     cols = board.level.cols
     end_cell, end_side = path.gap if path.gap is not None else (None, None)
     queue = state.queue(p) if state.game.supply == "queue" else None
-    ahead = False
-    if state.num_players == 2:
-        scores, _ = projected_scores(state)
-        ahead = scores[p] - scores[1 - p] >= state.game.o["long_points"]
 
     def piece_of(choice):
         if choice is None:
@@ -251,8 +247,8 @@ def order_moves(state, moves):
         kind = move.data[0]
         if kind == "pass":
             return (1, 0)
-        if kind == "hurry":  # worth a look only with a lead to lock in
-            return (1, 1) if ahead else (5, 0)
+        if kind == "hurry":
+            return (3, 0)
         if kind != "place":
             return (5, 0)
         _, cell, choice = move.data
