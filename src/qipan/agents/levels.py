@@ -71,10 +71,10 @@ LEVELS = (
     Level(1, "beginner", 1, 1.0, 0.0),
     Level(2, "novice", 1, 0.4, 0.0),
     Level(3, "casual", 2, 0.2, 0.0),
-    Level(4, "club", 0, 0.3, 1 / 50, lapse=0.25, steady_lapse=0.6),
-    Level(5, "strong club", 0, 0.3, 1 / 16, lapse=0.1, steady_lapse=0.4),
-    Level(6, "expert", 0, 0.3, 1 / 6, lapse=0.03, steady_lapse=0.25),
-    Level(7, "master", 0, 0.0, 1 / 2.5, steady_lapse=0.12),
+    Level(4, "club", 0, 0.3, 1 / 50, lapse=0.25, steady_lapse=0.8),
+    Level(5, "strong club", 0, 0.3, 1 / 16, lapse=0.1, steady_lapse=0.6),
+    Level(6, "expert", 0, 0.3, 1 / 6, lapse=0.03, steady_lapse=0.4),
+    Level(7, "master", 0, 0.0, 1 / 2.5, steady_lapse=0.2),
     Level(8, "full strength", 0, 0.0, 1.0),
 )
 
