@@ -213,10 +213,21 @@ def rating_rows(games: list[dict], time_per_move: float) -> list[dict]:
 SHARED_SETTINGS = ("game", "level_time", "opening_plies", "clock")
 
 
+def pair_of_game(game: dict) -> str:
+    low = min(level_of_entrant(agent) for agent in game["agents"])
+    return pair_name(low)
+
+
+def same_play(a: dict, b: dict) -> bool:
+    return (a["seed"], a["agents"], a["moves"]) == (b["seed"], b["agents"], b["moves"])
+
+
 def combine(runs: list[dict]) -> dict:
     """The runs of separately measured pairs of one game (``--pairs ... --out``) as one
     result: their pairs and games together, fitted into one set of ratings. A pair measured
-    in two runs is refused (its games would count twice)."""
+    in two runs counts once: where one run's games begin the other's (the same seeds, moves
+    and results: the same test let run to a higher cap), the longer one; otherwise it is
+    refused, as its games would count twice."""
     if not runs:
         raise ValueError("no runs to combine")
     first = runs[0]
@@ -224,21 +235,24 @@ def combine(runs: list[dict]) -> dict:
         for key in SHARED_SETTINGS:
             if run.get(key) != first.get(key):
                 raise ValueError(f"runs differ in {key}: {first.get(key)!r} and {run.get(key)!r}")
-    pairs, games, commands = {}, [], {}
+    pairs, games, commands = {}, {}, {}
     for run in runs:
         for name, pair in run["neighbours"].items():
+            mine = [g for g in run["games"] if pair_of_game(g) == name]
             if name in pairs:
-                raise ValueError(f"pair {name} is in two runs")
-            pairs[name] = pair
-            commands[name] = run.get("command")
-        games += run["games"]
+                short, long = sorted((games[name], mine), key=len)
+                if not all(same_play(a, b) for a, b in zip(short, long, strict=False)):
+                    raise ValueError(f"pair {name} is in two runs that played different games")
+                if long is games[name]:
+                    continue
+            pairs[name], games[name], commands[name] = pair, mine, run.get("command")
     order = [name for name in ALL_PAIRS if name in pairs]
     out = {key: first.get(key) for key in SHARED_SETTINGS}
     out["neighbours"] = {name: pairs[name] for name in order}
     out["commands"] = {name: commands[name] for name in order}
     out["complete"] = len(order) == len(ALL_PAIRS)
-    out["games"] = games
-    out["ratings"] = rating_rows(games, first["level_time"])
+    out["games"] = [g for name in order for g in games[name]]
+    out["ratings"] = rating_rows(out["games"], first["level_time"])
     return out
 
 

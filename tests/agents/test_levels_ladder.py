@@ -28,7 +28,10 @@ def pair_run(low: int, wins: int, losses: int, time: float = 1.0, plies: int = 1
         seats = [high_spec, low_spec] if k % 2 == 0 else [low_spec, high_spec]
         high_seat = 0 if k % 2 == 0 else 1
         score = 1.0 if won == (high_seat == 0) else 0.0
-        games.append({"number": k, "agents": seats, "score": score, "cpu_seconds": 1.0})
+        moves = ["a", "b"] if won else ["c"]
+        games.append(
+            {"number": k, "agents": seats, "seed": k, "moves": moves, "score": score, "cpu_seconds": 1.0}
+        )
     name = f"{low + 1}-{low}"
     return {
         "game": "trax",
@@ -82,6 +85,16 @@ def test_runs_that_do_not_belong_together_are_refused(ladder_script):
     with pytest.raises(ValueError, match="opening_plies"):
         ladder_script.combine([pair_run(7, 8, 2), pair_run(6, 8, 2, plies=2)])
     with pytest.raises(ValueError, match="two runs"):
-        ladder_script.combine([pair_run(7, 8, 2), pair_run(7, 6, 4)])
+        ladder_script.combine([pair_run(7, 8, 2), pair_run(7, 2, 8)])  # other games
+
+
+def test_a_pair_run_again_to_a_higher_cap_counts_once(ladder_script):
+    # The same seeds replay the same games: the longer run continues the shorter one's test.
+    capped, longer = pair_run(7, 8, 2), pair_run(7, 8, 12)
+    longer["neighbours"]["8-7"]["games"] = 20
+    for runs in ([capped, longer], [longer, capped]):
+        data = ladder_script.combine([*runs, pair_run(6, 8, 2)])
+        assert data["neighbours"]["8-7"]["games"] == 20
+        assert len(data["games"]) == 30
     with pytest.raises(ValueError):
         ladder_script.combine([])
