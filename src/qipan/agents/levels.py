@@ -26,7 +26,7 @@ from functools import cache
 from importlib import resources
 
 from ..core.errors import OptionError
-from ..core.game import CHANCE, State
+from ..core.game import CHANCE, State, sample_chance
 from ..core.move import Move
 from . import clock
 from .base import Agent, load, strongest_agent_name
@@ -44,6 +44,8 @@ CANDIDATES = 24
 #: Replies looked at per candidate at horizon 2, and candidates looked at that deep.
 REPLIES = 8
 DEEP_CANDIDATES = 6
+#: Chance draws and the mover's own further moves played through before the reply at most.
+LOOK_THROUGH = 8
 #: Playouts per move and their length where a game has no evaluation.
 PLAYOUTS = 4
 PLAYOUT_PLIES = 40
@@ -199,18 +201,33 @@ def score_moves(state: State, horizon: int, rng, deadline: float | None) -> list
         finally:
             work.undo()
     if horizon >= 2:
-        scored.sort(key=lambda vm: -vm[0])
-        for k, (_, move) in enumerate(scored[:DEEP_CANDIDATES]):
-            if deadline is not None and clock.now() > deadline:
-                break
-            work.play_unchecked(move)
-            try:
-                value = reply_value(work, me, rng, deadline)
-            finally:
-                work.undo()
-            if value is not None:
-                scored[k] = (value, move)
+        return deep_scores(work, scored, me, rng, deadline) or scored
     return scored
+
+
+def deep_scores(work: State, scored: list[tuple[float, Move]], me: int, rng, deadline) -> list:
+    """The moves valued two plies deep, so that the softmax never weighs a one-ply value
+    against two-ply ones: the DEEP_CANDIDATES best by their one-ply value, then further ones
+    while their one-ply value beats the best two-ply value found (a move below it is taken
+    not to become the best). Empty when the deadline left no time for any."""
+    ranked = sorted(scored, key=lambda vm: -vm[0])
+    deep: list[tuple[float, Move]] = []
+    best = -math.inf
+    for k, (shallow, move) in enumerate(ranked):
+        if k >= DEEP_CANDIDATES and shallow <= best:
+            break
+        if deadline is not None and clock.now() > deadline:
+            break
+        work.play_unchecked(move)
+        try:
+            value = reply_value(work, me, rng, deadline)
+        finally:
+            work.undo()
+        if value is None:
+            break
+        deep.append((value, move))
+        best = max(best, value)
+    return deep
 
 
 def leaf_value(state: State, me: int, rng) -> float:
@@ -242,13 +259,47 @@ def playout_value(state: State, me: int, rng) -> float:
 
 def reply_value(state: State, me: int, rng, deadline: float | None) -> float | None:
     """``me``'s value after the reply the next player likes best for themselves (among the
-    replies the game orders first); None when ``me`` moves again or chance comes next (then
-    the one-ply value stands) or the deadline passed."""
+    replies the game orders first). A chance draw (sampled with ``rng``) and ``me``'s own
+    further moves (the only one, or the best for ``me`` one ply deep) are played first, so the
+    value is always two plies deep; None only when the deadline passed."""
+    played = 0
+    try:
+        while state.outcome is None and state.to_move in (me, CHANCE) and played < LOOK_THROUGH:
+            if state.to_move == CHANCE:
+                state.play_unchecked(sample_chance(state, rng))
+            else:
+                state.play_unchecked(own_next_move(state, me, rng))
+            played += 1
+        return _best_reply_value(state, me, rng, deadline)
+    finally:
+        for _ in range(played):
+            state.undo()
+
+
+def own_next_move(state: State, me: int, rng) -> Move:
+    """``me``'s move when ``me`` moves again (a forced tile, a removal): the only one, else the
+    best for ``me`` one ply deep among those the game orders first."""
+    moves = state.legal_moves()
+    if len(moves) == 1:
+        return moves[0]
+    best, chosen = -math.inf, moves[0]
+    for move in state.game.order_moves(state, list(moves))[:REPLIES]:
+        state.play_unchecked(move)
+        try:
+            value = leaf_value(state, me, rng)
+        finally:
+            state.undo()
+        if value > best:
+            best, chosen = value, move
+    return chosen
+
+
+def _best_reply_value(state: State, me: int, rng, deadline: float | None) -> float | None:
     mover = state.to_move
     if state.outcome is not None:
         return result_value(state, me)
-    if mover in (me, CHANCE, None):
-        return None
+    if mover in (me, CHANCE, None):  # still not the opponent's turn after LOOK_THROUGH plies
+        return leaf_value(state, me, rng)
     replies = state.game.order_moves(state, list(state.legal_moves()))[:REPLIES]
     best_for_mover, value = -math.inf, None
     for reply in replies:

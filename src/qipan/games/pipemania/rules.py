@@ -119,14 +119,14 @@ class PipeManiaGame(Game):
     has_evaluation = True
 
     def evaluate(self, state: State, player: int) -> float:
-        """Score difference (2 players) or score against the level's target, squashed to [-1, 1]."""
-        scores = state.scores
-        if state.num_players == 2:
-            diff = scores[player] - scores[1 - player]
-            return max(-1.0, min(1.0, diff / 2000))
-        board = state.boards[0]
-        need = max(1, board.level.min_length)
-        return max(-1.0, min(1.0, (board.length - need) / need))
+        from .evaluation import evaluate
+
+        return evaluate(state, player)
+
+    def order_moves(self, state: State, moves: list[Move]) -> list[Move]:
+        from .evaluation import order_moves
+
+        return order_moves(state, moves)
 
 
 DEFAULTS = {

@@ -120,12 +120,13 @@ class Weights:
         return replace(base or cls(), **changes)
 
 
-#: The weights ``tantrix-classic`` plays with (and the game's ``evaluate`` for the generic
-#: agents): the evaluation as it was before the knowledge below was added.
+#: The weights ``tantrix-classic`` plays with: the evaluation as it was before the knowledge
+#: below was added.
 CLASSIC = Weights()
 DEFAULT = CLASSIC
-#: The ``tantrix`` agent's weights: chains of joins, and the second-best track at a quarter
-#: (it predicts nothing of the final margin: ``benchmarks/results/tantrix.md``, 2026-12-02).
+#: The ``tantrix`` agent's weights (and the game's ``evaluate``, which the generic agents and
+#: the levels use): chains of joins, and the second-best track at a quarter (it predicts
+#: nothing of the final margin: ``benchmarks/results/tantrix.md``, 2026-12-02).
 AGENT = Weights(join_depth=3, second=0.25)
 
 

@@ -85,9 +85,10 @@ class TantrixGame(Game):
     has_evaluation = True
 
     def evaluate(self, state: State, player: int) -> float:
-        from .evaluation import evaluate
+        from .evaluation import AGENT, evaluate
 
-        return evaluate(state, player)
+        # The ``tantrix`` agent's tuned weights: one definition for the agent and the levels.
+        return evaluate(state, player, weights=AGENT)
 
     def order_moves(self, state: State, moves: list[Move]) -> list[Move]:
         from .evaluation import order_moves
