@@ -15,6 +15,16 @@ ELO0), and fits every game, round robin and neighbours, into one set of ratings:
     .venv/bin/python benchmarks/levels_ladder.py --game nine-mens-morris --time 0.05 \\
         --rounds 2 --neighbours 50 --sprt 0,100
 
+At the site's full level of 1 s a pair takes hundreds of CPU seconds: ``--pairs`` measures
+only the given neighbouring pairs and writes their games to ``--out`` (nothing shipped), so
+pairs can run in separate processes and at separate times; ``--combine`` fits the pair files
+of one game into one set of ratings, writes the results file, and writes the ladder file
+when all 7 pairs are there, each decided for the higher level, and the ratings rise:
+
+    .venv/bin/python benchmarks/levels_ladder.py --game trax --time 1 --rounds 0 \\
+        --neighbours 50 --sprt 0,100 --opening-plies 1 --pairs 8-7,6-5 --out runs/trax-a.json
+    .venv/bin/python benchmarks/levels_ladder.py --combine runs/trax-*.json
+
 The same measurement by hand: ``qipan arena pente --levels 1-8 --level-time 0.05 --cpu-clock``.
 """
 
@@ -94,11 +104,14 @@ def neighbours(
     seed: int,
     max_plies: int,
     opening_plies: int,
+    lows: list[int] | None = None,
 ) -> dict:
-    """Each level against the one below it, up to ``rounds`` opening pairs, until the SPRT
-    decides: the games (as the arena writes them) and per pair its points and decision."""
+    """Each level against the one below it (or the pairs whose lower level is in ``lows``),
+    up to ``rounds`` opening pairs, until the SPRT decides: the games (as the arena writes
+    them) and per pair its points and decision. A pair's seed depends on its levels alone,
+    so a pair measured on its own plays the games it plays in a full run."""
     games, pairs = [], {}
-    for low in range(LOWEST, HIGHEST):
+    for low in lows if lows is not None else range(LOWEST, HIGHEST):
         entrants = ladder_entrants([low + 1, low], time_per_move)  # the higher level first
 
         def progress(n, total, game, low=low):
@@ -121,20 +134,198 @@ def neighbours(
             for g in result["games"]
         )  # fmt: skip
         decision = next(iter(result["sprt"].values()), None)
-        pairs[f"{low + 1}-{low}"] = {"games": len(result["games"]), "points": points, "sprt": decision}
+        pairs[pair_name(low)] = {
+            "games": len(result["games"]),
+            "points": points,
+            "sprt": decision,
+            "cpu_seconds": round(sum(g["cpu_seconds"] for g in result["games"]), 1),
+        }
         print(f"  {preset} {low + 1} over {low}: {points:g}/{len(result['games'])}, SPRT {decision}")
         games.extend(result["games"])
     return {"games": games, "pairs": pairs}
 
 
+def pair_name(low: int) -> str:
+    return f"{low + 1}-{low}"
+
+
+#: Every neighbouring pair, highest first: a ladder is shipped only with all of them.
+ALL_PAIRS = tuple(pair_name(low) for low in range(HIGHEST - 1, LOWEST - 1, -1))
+
+
+def parse_pairs(text: str) -> list[int]:
+    """``"5-4,8-7"`` -> the lower levels of those neighbouring pairs, ``[4, 7]``."""
+    lows = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        high, dash, low = part.partition("-")
+        if not (dash and high.isdigit() and low.isdigit()) or int(high) != int(low) + 1:
+            raise ValueError(f"{part!r} is not a pair of neighbouring levels such as 5-4")
+        if not LOWEST <= int(low) < HIGHEST:
+            raise ValueError(f"{part!r}: levels go from {LOWEST} to {HIGHEST}")
+        if int(low) not in lows:
+            lows.append(int(low))
+    if not lows:
+        raise ValueError("no pair given: expected pairs such as 5-4,8-7")
+    return lows
+
+
 def fit(games: list[dict], time_per_move: float) -> list:
-    """Maximum-likelihood Elo of the levels over ``games`` (arena records of level entrants)."""
-    results = []
-    for g in games:
-        a, b = (level_of_entrant(agent) for agent in g["agents"])
-        results.append((a - LOWEST, b - LOWEST, 0.5 if g["score"] is None else g["score"]))
-    names = ladder_entrants(list(range(LOWEST, HIGHEST + 1)), time_per_move)
-    return ratings(names, results)
+    """Maximum-likelihood Elo of the levels over ``games`` (arena records of level entrants).
+    Only the levels that played are rated, and levels linked by no chain of games (pairs
+    8-7 and 2-1 of a part of a ladder) are fitted apart, each group on its own mean."""
+    levels = [[level_of_entrant(agent) for agent in g["agents"]] for g in games]
+    group = {level: level for pair in levels for level in pair}
+
+    def root(level):
+        while group[level] != level:
+            level = group[level]
+        return level
+
+    for a, b in levels:
+        group[root(a)] = root(b)
+    out = []
+    for top in sorted({root(level) for level in group}):
+        played = sorted(level for level in group if root(level) == top)
+        index = {level: k for k, level in enumerate(played)}
+        results = [
+            (index[a], index[b], 0.5 if g["score"] is None else g["score"])
+            for (a, b), g in zip(levels, games, strict=True)
+            if a in index
+        ]
+        out += ratings(ladder_entrants(played, time_per_move), results)
+    return out
+
+
+def rating_rows(games: list[dict], time_per_move: float) -> list[dict]:
+    return [
+        {
+            "agent": r.name,
+            "elo": round(r.elo, 1),
+            "error": round(r.error, 1),
+            "games": r.games,
+            "points": r.points,
+        }
+        for r in fit(games, time_per_move)
+    ]
+
+
+#: What the runs of one ladder must share to be fitted together.
+SHARED_SETTINGS = ("game", "level_time", "opening_plies", "clock")
+
+
+def pair_of_game(game: dict) -> str:
+    low = min(level_of_entrant(agent) for agent in game["agents"])
+    return pair_name(low)
+
+
+def same_play(a: dict, b: dict) -> bool:
+    return (a["seed"], a["agents"], a["moves"]) == (b["seed"], b["agents"], b["moves"])
+
+
+def combine(runs: list[dict]) -> dict:
+    """The runs of separately measured pairs of one game (``--pairs ... --out``) as one
+    result: their pairs and games together, fitted into one set of ratings. A pair measured
+    in two runs counts once: where one run's games begin the other's (the same seeds, moves
+    and results: the same test let run to a higher cap), the longer one; otherwise it is
+    refused, as its games would count twice."""
+    if not runs:
+        raise ValueError("no runs to combine")
+    first = runs[0]
+    for run in runs[1:]:
+        for key in SHARED_SETTINGS:
+            if run.get(key) != first.get(key):
+                raise ValueError(f"runs differ in {key}: {first.get(key)!r} and {run.get(key)!r}")
+    pairs, games, commands = {}, {}, {}
+    for run in runs:
+        for name, pair in run["neighbours"].items():
+            mine = [g for g in run["games"] if pair_of_game(g) == name]
+            if name in pairs:
+                short, long = sorted((games[name], mine), key=len)
+                if not all(same_play(a, b) for a, b in zip(short, long, strict=False)):
+                    raise ValueError(f"pair {name} is in two runs that played different games")
+                if long is games[name]:
+                    continue
+            pairs[name], games[name], commands[name] = pair, mine, run.get("command")
+    order = [name for name in ALL_PAIRS if name in pairs]
+    out = {key: first.get(key) for key in SHARED_SETTINGS}
+    out["neighbours"] = {name: pairs[name] for name in order}
+    out["commands"] = {name: commands[name] for name in order}
+    out["complete"] = len(order) == len(ALL_PAIRS)
+    out["games"] = [g for name in order for g in games[name]]
+    out["ratings"] = rating_rows(out["games"], first["level_time"])
+    return out
+
+
+def rises(data: dict) -> bool:
+    """Every level rated, each one's fitted Elo above the one below it."""
+    by_level = {level_of_entrant(r["agent"]): r["elo"] for r in data["ratings"]}
+    levels = range(LOWEST, HIGHEST + 1)
+    return all(n in by_level for n in levels) and all(by_level[n] < by_level[n + 1] for n in levels[:-1])
+
+
+def ladder_entry(data: dict, preset: str, command: str) -> dict:
+    """The game's entry in levels_ladder.json (what the site shows) from a fitted result."""
+    by_level = {level_of_entrant(r["agent"]): r for r in data["ratings"]}
+    return {
+        "measured": datetime.now(UTC).strftime("%Y-%m-%d"),
+        "command": command,
+        **({"commands": data["commands"]} if "commands" in data else {}),
+        "games": len(data["games"]),
+        **({"neighbours": data["neighbours"]} if data.get("neighbours") else {}),
+        "level_time": data["level_time"],
+        "opening_plies": data["opening_plies"],
+        "strongest_agent": strongest_agent_name(load_game(preset), 2),
+        "elo": {str(n): by_level[n]["elo"] for n in sorted(by_level)},
+        "error": {str(n): by_level[n]["error"] for n in sorted(by_level)},
+        "ratings": {str(n): round(SITE_MEAN + by_level[n]["elo"]) for n in sorted(by_level)},
+    }
+
+
+def print_table(preset: str, data: dict) -> None:
+    by_level = {level_of_entrant(r["agent"]): r for r in data["ratings"]}
+    print(f"{preset}: {len(data['games'])} games, full level {data['level_time']:g} CPU s/move")
+    for name, pair in data.get("neighbours", {}).items():
+        print(f"  {name}: {pair['points']:g}/{pair['games']}, SPRT {pair['sprt']}")
+    print("level  Elo   ±95%  points/games")
+    for n in sorted(by_level):
+        r = by_level[n]
+        print(f"{n:>5} {r['elo']:+6.0f} {r['error']:5.0f}  {r['points']:g}/{r['games']}")
+
+
+def write_ladder(preset: str, entry: dict) -> None:
+    # Read just before writing: another run may have added a game meanwhile.
+    ladder = json.loads(DATA.read_text(encoding="utf-8"))
+    ladder["games"][preset] = entry
+    DATA.write_text(json.dumps(ladder, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def write_json(path: Path, data: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+def run_combine(files: list[str], no_write: bool) -> None:
+    runs = [json.loads(Path(f).read_text(encoding="utf-8")) for f in files]
+    data = combine(runs)
+    preset = data["game"]
+    command = "benchmarks/levels_ladder.py --combine " + " ".join(
+        Path(f).resolve().relative_to(ROOT).as_posix() if Path(f).resolve().is_relative_to(ROOT) else f
+        for f in files
+    )
+    data["command"] = command
+    print_table(preset, data)
+    missing = [name for name in ALL_PAIRS if name not in data["neighbours"]]
+    undecided = [name for name, pair in data["neighbours"].items() if pair["sprt"] != "H1"]
+    if missing:
+        print(f"{preset}: pairs {', '.join(missing)} not measured: the ladder file is left alone")
+        return
+    write_json(RESULTS / f"levels_ladder-{preset}.json", data)
+    if undecided or not rises(data):
+        why = f"pairs {', '.join(undecided)} not H1" if undecided else "the ratings do not rise"
+        print(f"{preset}: {why}: the ladder file is left alone")
+        return
+    if not no_write:
+        write_ladder(preset, ladder_entry(data, preset, command))
 
 
 def main() -> None:
@@ -162,12 +353,37 @@ def main() -> None:
         default=2,
         help="random plies of each pair's shared opening (fewer where random moves decide the game)",
     )
+    parser.add_argument(
+        "--pairs",
+        metavar="HIGH-LOW,...",
+        help="measure only these neighbouring pairs (e.g. 5-4,8-7; with --neighbours and --out)",
+    )
+    parser.add_argument("--out", help="with --pairs: the file the pairs' raw results go to")
+    parser.add_argument(
+        "--combine",
+        nargs="+",
+        metavar="FILE",
+        help="fit the pair files of one game together; write the ladder when all 7 pairs rise",
+    )
     parser.add_argument("--no-write", action="store_true", help="print only; leave the data file alone")
     args = parser.parse_args()
+    if args.combine:
+        run_combine(args.combine, args.no_write)
+        return
     if args.rounds < 0 or args.neighbours < 0 or not (args.rounds or args.neighbours):
         parser.error("--rounds and --neighbours count opening pairs: at least one of them above 0")
     if args.opening_plies < 0:
         parser.error("--opening-plies counts random plies: 0 or more")
+    lows = None
+    if args.pairs is not None:
+        try:
+            lows = parse_pairs(args.pairs)
+        except ValueError as e:
+            parser.error(f"--pairs: {e}")
+        if not (args.out and args.neighbours and not args.rounds and len(args.game or []) == 1):
+            parser.error("--pairs takes one --game, --neighbours N, --rounds 0 and --out FILE")
+    elif args.out:
+        parser.error("--out goes with --pairs")
     os.environ["QIPAN_AGENT_CLOCK"] = "cpu"  # worker processes read it
     use_cpu_clock()
     RESULTS.mkdir(exist_ok=True)
@@ -194,46 +410,22 @@ def main() -> None:
                 args.seed,
                 args.max_plies,
                 args.opening_plies,
+                lows,
             )
             data["neighbours"] = apart["pairs"]
             data["games"] += apart["games"]
-            table = fit(data["games"], args.time)
-            data["ratings"] = [
-                {
-                    "agent": r.name,
-                    "elo": round(r.elo, 1),
-                    "error": round(r.error, 1),
-                    "games": r.games,
-                    "points": r.points,
-                }
-                for r in table
-            ]
+            data["ratings"] = rating_rows(data["games"], args.time)
             command += f" --neighbours {args.neighbours} --sprt {args.sprt}"
-        (RESULTS / f"levels_ladder-{preset}.json").write_text(
-            json.dumps(data, indent=1) + "\n", encoding="utf-8"
-        )
-        by_level = {level_of_entrant(r["agent"]): r for r in data["ratings"]}
-        print(f"{preset}: {len(data['games'])} games, full level {args.time:g} CPU s/move")
-        print("level  Elo   ±95%  points/games")
-        for n in sorted(by_level):
-            r = by_level[n]
-            print(f"{n:>5} {r['elo']:+6.0f} {r['error']:5.0f}  {r['points']:g}/{r['games']}")
-        # Read just before writing: another run may have added a game meanwhile.
-        ladder = json.loads(DATA.read_text(encoding="utf-8"))
-        ladder["games"][preset] = {
-            "measured": datetime.now(UTC).strftime("%Y-%m-%d"),
-            "command": command,
-            "games": len(data["games"]),
-            **({"neighbours": data["neighbours"]} if args.neighbours else {}),
-            "level_time": args.time,
-            "opening_plies": args.opening_plies,
-            "strongest_agent": strongest_agent_name(load_game(preset), 2),
-            "elo": {str(n): by_level[n]["elo"] for n in sorted(by_level)},
-            "error": {str(n): by_level[n]["error"] for n in sorted(by_level)},
-            "ratings": {str(n): round(SITE_MEAN + by_level[n]["elo"]) for n in sorted(by_level)},
-        }
+        if lows is not None:
+            command += f" --pairs {','.join(pair_name(low) for low in lows)}"
+            data["command"] = command
+            write_json(Path(args.out), data)
+            print_table(preset, data)
+            continue  # a part of a ladder: ``--combine`` fits and ships it
+        write_json(RESULTS / f"levels_ladder-{preset}.json", data)
+        print_table(preset, data)
         if not args.no_write:
-            DATA.write_text(json.dumps(ladder, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            write_ladder(preset, ladder_entry(data, preset, command))
 
 
 if __name__ == "__main__":

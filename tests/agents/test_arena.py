@@ -7,14 +7,24 @@ from __future__ import annotations
 import csv
 import json
 import math
+import random
 
 import pytest
 from click.testing import CliRunner
 
-from qipan.agents.arena import TournamentGame, play_tournament_game, run_tournament, schedule
+import qipan
+from qipan.agents.arena import (
+    TournamentGame,
+    decides_game,
+    play_opening,
+    play_tournament_game,
+    run_tournament,
+    schedule,
+)
 from qipan.agents.elo import SPRT, elo_of_score, expected, ratings
 from qipan.cli.main import cli
 from qipan.core import QipanError
+from qipan.core.game import resolve_chance
 
 GAME = "three-mens-morris-kurna"
 
@@ -44,6 +54,55 @@ def test_both_games_of_a_pair_share_the_opening():
     for pair in by_opening.values():
         assert len(pair) == 2 and pair[0]["opening"] == pair[1]["opening"] and len(pair[0]["opening"]) == 3
         assert pair[0]["entrants"] == pair[1]["entrants"][::-1]
+
+
+def plain_opening(state, plies, seed):
+    """The openings before a deciding move was redrawn: uniform draws, nothing put aside."""
+    rng = random.Random(seed)
+    while plies > 0 and state.outcome is None:
+        if state.is_chance:
+            resolve_chance(state, rng)
+            continue
+        state.play(rng.choice(state.legal_moves()))
+        plies -= 1
+
+
+def wins_in_one(state) -> bool:
+    mover = state.to_move
+    for reply in list(state.legal_moves()):
+        state.play(reply)
+        won = state.outcome is not None and mover in state.outcome.winners
+        state.undo()
+        if won:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("preset", ["blackpath", "trax"])
+def test_an_opening_move_that_decides_the_game_is_redrawn(preset):
+    # Two random plies ran Black Path's path into the border, and left a Trax player a win
+    # in one, before any agent moved.
+    game = qipan.load(preset)
+    redrawn = 0
+    for seed in range(40):
+        state, plain = game.new(players=2, seed=seed), game.new(players=2, seed=seed)
+        play_opening(state, 2, seed)
+        plain_opening(plain, 2, seed)
+        assert state.ply == 2 and state.outcome is None and not wins_in_one(state), seed
+        last = plain.undo()
+        if decides_game(plain, last):
+            redrawn += 1
+            assert state.history[:1] == plain.history[:1] and state.history[1] != last
+    assert redrawn  # the seeds include openings the plain draws decided
+
+
+def test_openings_without_a_deciding_move_are_the_plain_draws():
+    game = qipan.load("nine-mens-morris")
+    for seed in range(20):
+        state, plain = game.new(players=2, seed=seed), game.new(players=2, seed=seed)
+        play_opening(state, 3, seed)
+        plain_opening(plain, 3, seed)
+        assert [m.text for m in state.history] == [m.text for m in plain.history]
 
 
 def test_maximum_likelihood_elo_of_a_known_score():

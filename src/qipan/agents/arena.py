@@ -114,14 +114,44 @@ def schedule(entrants: int, rounds: int, gauntlet: bool = False) -> list[list[Pa
 
 def play_opening(state: State, plies: int, seed: int) -> None:
     """``plies`` uniformly random moves (chance resolved by the same seeded generator): the
-    shared start of both games of a pair."""
+    shared start of both games of a pair. A drawn move that would decide the game (it ends
+    it, or leaves the next player a win in one) is put aside and another drawn, so that the
+    agents, not the dice, play the game; with no such move the draws are plain uniform ones
+    (a seed gives the opening it gave before this rule). Only when every move decides the
+    game is one of them played."""
     rng = random.Random(seed)
     while plies > 0 and state.outcome is None:
         if state.is_chance:
             resolve_chance(state, rng)
             continue
-        state.play(rng.choice(state.legal_moves()))
+        moves = list(state.legal_moves())
+        move = rng.choice(moves)
+        while len(moves) > 1 and decides_game(state, move):
+            moves.remove(move)
+            move = rng.choice(moves)
+        state.play(move)
         plies -= 1
+
+
+def decides_game(state: State, move) -> bool:
+    """Whether ``move`` ends the game, or leaves the player after it a move that wins."""
+    state.play_unchecked(move)
+    try:
+        if state.outcome is not None:
+            return True
+        mover = state.to_move
+        if state.is_chance or mover is None:
+            return False  # the next move depends on a draw: no reply to look at yet
+        for reply in list(state.legal_moves()):
+            state.play_unchecked(reply)
+            try:
+                if state.outcome is not None and mover in state.outcome.winners:
+                    return True
+            finally:
+                state.undo()
+        return False
+    finally:
+        state.undo()
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,10 @@ class Agent:
     #: The agent stops near ``soft_time`` and may go on to ``time`` where the position is
     #: critical (its search says when); others are given the target time alone.
     manages_time = False
+    #: Plays about as well with a small share of its time as with all of it (its search ends
+    #: early, or stops gaining at a fraction of a second), so the levels cannot be set by
+    #: time shares: levels 4–8 give it the full time and set the level by lapses alone.
+    gains_little_from_time = False
 
     def __init__(
         self,

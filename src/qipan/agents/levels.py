@@ -8,6 +8,10 @@ strongest agent at full strength (``qipan play --level 3``, the lobby's "play th
 - Levels 4–8 are the strongest agent the game has (``strongest_agent_name``) with a shorter
   budget (a share of the full level's time), and at 4–6 an occasional softmax move instead of
   the search's (a lapse).
+- Where that agent gains little from time (``Agent.gains_little_from_time``: shorter budgets
+  would not make it weaker, or only below a floor the shares cross), levels 4–8 give it the
+  full level's time and set the level by lapses alone, fewer at each level (``steady_lapse``);
+  a lapse there plays as level 3 does, so level 4 is level 3 with some of its moves searched.
 
 ``time`` is the full level's seconds per move (level 8 takes all of it); with a clock budget
 (``choose(state, budget)``) the budget's share replaces it. The measured ladder (Elo of each
@@ -60,16 +64,19 @@ class Level:
     time_share: float
     #: Chance that a move is a softmax choice (horizon 1) instead of the search's.
     lapse: float = 0.0
+    #: For an agent that gains little from time, which searches with the full level's time at
+    #: every level: the chance that a move is level 3's choice instead of the search's.
+    steady_lapse: float = 0.0
 
 
 LEVELS = (
     Level(1, "beginner", 1, 1.0, 0.0),
     Level(2, "novice", 1, 0.4, 0.0),
     Level(3, "casual", 2, 0.2, 0.0),
-    Level(4, "club", 0, 0.3, 1 / 50, lapse=0.25),
-    Level(5, "strong club", 0, 0.3, 1 / 16, lapse=0.1),
-    Level(6, "expert", 0, 0.3, 1 / 6, lapse=0.03),
-    Level(7, "master", 0, 0.0, 1 / 2.5),
+    Level(4, "club", 0, 0.3, 1 / 50, lapse=0.25, steady_lapse=0.8),
+    Level(5, "strong club", 0, 0.3, 1 / 16, lapse=0.1, steady_lapse=0.6),
+    Level(6, "expert", 0, 0.3, 1 / 6, lapse=0.03, steady_lapse=0.4),
+    Level(7, "master", 0, 0.0, 1 / 2.5, steady_lapse=0.2),
     Level(8, "full strength", 0, 0.0, 1.0),
 )
 
@@ -113,19 +120,27 @@ class LevelAgent(Agent):
         if lvl.horizon:
             self.last_method = f"softmax horizon {lvl.horizon}"
             return softmax_move(state, lvl.horizon, lvl.temperature, self.rng, clock.now() + plain)
-        if lvl.lapse and self.rng.random() < lvl.lapse:
-            self.last_method = "lapse"
-            return softmax_move(state, 1, lvl.temperature, self.rng, clock.now() + plain)
-        self.last_method = "search"
         inner = self._agent_for(state)
+        if inner.gains_little_from_time:
+            share = 1.0  # a shorter budget would not weaken it: the lapses set the level
+            if lvl.steady_lapse and self.rng.random() < lvl.steady_lapse:
+                self.last_method = "lapse"
+                third = LEVELS[2]  # plays the move level 3 would: never weaker than level 3
+                return softmax_move(state, third.horizon, third.temperature, self.rng, clock.now() + plain)
+        else:
+            share = lvl.time_share
+            if lvl.lapse and self.rng.random() < lvl.lapse:
+                self.last_method = "lapse"
+                return softmax_move(state, 1, lvl.temperature, self.rng, clock.now() + plain)
+        self.last_method = "search"
         if self.soft_time is None or inner.manages_time:
             # A budget's target (soft_time) shrinks with the level too; the search may
             # extend it towards the limit (``time``).
-            inner.time = full * lvl.time_share
-            inner.soft_time = None if self.soft_time is None else self.soft_time * lvl.time_share
+            inner.time = full * share
+            inner.soft_time = None if self.soft_time is None else self.soft_time * share
         else:
             # An agent that runs to its deadline gets the target: the limit is for extensions.
-            inner.time, inner.soft_time = self.soft_time * lvl.time_share, None
+            inner.time, inner.soft_time = self.soft_time * share, None
         try:
             return inner.select(state)  # choose's checks were made on this move already
         finally:

@@ -30,6 +30,9 @@ class ModXAgent(SelectiveSearch):
     ``caution``), then a third for the best ``deep`` moves (two players)."""
 
     name = "modx"
+    # Its two plies end within a small part of a level's second: a shorter share plays the
+    # same moves, so the levels set its strength by lapses.
+    gains_little_from_time = True
     gains = staticmethod(evaluation_gains.placement_gains)
     penalties = staticmethod(evaluation_gains.relocation_penalties)
     evaluate = staticmethod(evaluation_outlook.evaluate_raw)

@@ -1,0 +1,100 @@
+"""benchmarks/levels_ladder.py's ``--combine``: pairs of neighbouring levels measured in
+separate runs are fitted into one ladder, and only a complete, rising one is shipped."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "levels_ladder.py"
+
+
+@pytest.fixture(scope="module")
+def ladder_script():
+    spec = importlib.util.spec_from_file_location("levels_ladder_script", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def pair_run(low: int, wins: int, losses: int, time: float = 1.0, plies: int = 1) -> dict:
+    """A run of the pair (low + 1, low): the higher level wins ``wins`` games, loses ``losses``,
+    on alternating seats."""
+    high_spec, low_spec = (f"level:level={n},time={time:g}" for n in (low + 1, low))
+    games = []
+    for k, won in enumerate([True] * wins + [False] * losses):
+        seats = [high_spec, low_spec] if k % 2 == 0 else [low_spec, high_spec]
+        high_seat = 0 if k % 2 == 0 else 1
+        score = 1.0 if won == (high_seat == 0) else 0.0
+        moves = ["a", "b"] if won else ["c"]
+        games.append(
+            {"number": k, "agents": seats, "seed": k, "moves": moves, "score": score, "cpu_seconds": 1.0}
+        )
+    name = f"{low + 1}-{low}"
+    return {
+        "game": "trax",
+        "level_time": time,
+        "opening_plies": plies,
+        "clock": "cpu",
+        "command": f"levels_ladder.py --pairs {name}",
+        "neighbours": {name: {"games": wins + losses, "points": float(wins), "sprt": "H1"}},
+        "games": games,
+    }
+
+
+def test_pair_names_parse_to_their_lower_levels(ladder_script):
+    assert ladder_script.parse_pairs("5-4,8-7") == [4, 7]
+    assert ladder_script.parse_pairs("2-1, 2-1") == [1]
+    for bad in ("5-3", "9-8", "1-0", "x", "", "4"):
+        with pytest.raises(ValueError):
+            ladder_script.parse_pairs(bad)
+
+
+def test_separate_pair_runs_fit_into_one_rising_ladder(ladder_script):
+    # Each level scores 8/10 over the one below it: the ratings rise by about 240 each.
+    runs = [pair_run(low, 8, 2) for low in range(1, 8)]
+    data = ladder_script.combine([runs[6], runs[0], *runs[1:6]])  # any order of files
+    assert data["complete"] and ladder_script.rises(data)
+    assert list(data["neighbours"]) == ["8-7", "7-6", "6-5", "5-4", "4-3", "3-2", "2-1"]
+    assert len(data["games"]) == 70
+    elo = {r["agent"]: r["elo"] for r in data["ratings"]}
+    steps = [elo[f"level:level={n + 1},time=1"] - elo[f"level:level={n},time=1"] for n in range(1, 8)]
+    assert all(150 < step < 260 for step in steps), steps
+    assert abs(sum(elo.values())) < 1e-6 * len(elo) + 1  # centred on the pool's mean
+    entry = ladder_script.ladder_entry(data, "trax", "levels_ladder.py --combine ...")
+    assert [entry["ratings"][str(n)] for n in range(1, 9)] == sorted(entry["ratings"].values())
+    assert entry["level_time"] == 1.0 and entry["opening_plies"] == 1
+
+
+def test_a_ladder_with_a_pair_missing_or_falling_is_not_complete_or_rising(ladder_script):
+    partial = ladder_script.combine([pair_run(low, 8, 2) for low in (4, 5, 6, 7)])
+    assert not partial["complete"] and list(partial["neighbours"]) == ["8-7", "7-6", "6-5", "5-4"]
+    rated = sorted(int(r["agent"].split("level=")[1].split(",")[0]) for r in partial["ratings"])
+    assert rated == [4, 5, 6, 7, 8] and not ladder_script.rises(partial)  # levels 1-3 never played
+    falling = ladder_script.combine(
+        [pair_run(low, 2 if low == 3 else 8, 8 if low == 3 else 2) for low in range(1, 8)]
+    )
+    assert falling["complete"] and not ladder_script.rises(falling)
+
+
+def test_runs_that_do_not_belong_together_are_refused(ladder_script):
+    with pytest.raises(ValueError, match="level_time"):
+        ladder_script.combine([pair_run(7, 8, 2), pair_run(6, 8, 2, time=0.05)])
+    with pytest.raises(ValueError, match="opening_plies"):
+        ladder_script.combine([pair_run(7, 8, 2), pair_run(6, 8, 2, plies=2)])
+    with pytest.raises(ValueError, match="two runs"):
+        ladder_script.combine([pair_run(7, 8, 2), pair_run(7, 2, 8)])  # other games
+
+
+def test_a_pair_run_again_to_a_higher_cap_counts_once(ladder_script):
+    # The same seeds replay the same games: the longer run continues the shorter one's test.
+    capped, longer = pair_run(7, 8, 2), pair_run(7, 8, 12)
+    longer["neighbours"]["8-7"]["games"] = 20
+    for runs in ([capped, longer], [longer, capped]):
+        data = ladder_script.combine([*runs, pair_run(6, 8, 2)])
+        assert data["neighbours"]["8-7"]["games"] == 20
+        assert len(data["games"]) == 30
+    with pytest.raises(ValueError):
+        ladder_script.combine([])
