@@ -51,6 +51,9 @@ DATA = ROOT / "src" / "qipan" / "agents" / "levels_ladder.json"
 RESULTS = ROOT / "benchmarks" / "results"
 #: The site's scale: the ladder's pool mean sits at the usual starting rating.
 SITE_MEAN = 1500.0
+#: Games after which a neighbouring pair the SPRT did not decide for the higher level counts
+#: as measured (``--sprt none`` plays them all).
+MEASURED_GAMES = 100
 
 
 def warm_up(preset: str, time_per_move: float) -> None:
@@ -99,7 +102,7 @@ def neighbours(
     preset: str,
     time_per_move: float,
     rounds: int,
-    sprt: SPRT,
+    sprt: SPRT | None,
     jobs: int,
     seed: int,
     max_plies: int,
@@ -263,6 +266,26 @@ def rises(data: dict) -> bool:
     return all(n in by_level for n in levels) and all(by_level[n] < by_level[n + 1] for n in levels[:-1])
 
 
+def not_shippable(data: dict) -> str | None:
+    """Why a combined ladder may not go to the site, or None when it may: every neighbouring
+    pair measured (the SPRT found the higher level stronger, or else the issue's
+    MEASURED_GAMES games were played: two close levels then keep their small measured gap)
+    and the fitted ratings rising level by level."""
+    missing = [name for name in ALL_PAIRS if name not in data["neighbours"]]
+    if missing:
+        return f"pairs {', '.join(missing)} not measured"
+    undecided = [
+        name
+        for name, pair in data["neighbours"].items()
+        if pair["sprt"] != "H1" and pair["games"] < MEASURED_GAMES
+    ]
+    if undecided:
+        return f"pairs {', '.join(undecided)} neither H1 nor {MEASURED_GAMES} games"
+    if not rises(data):
+        return "the ratings do not rise"
+    return None
+
+
 def ladder_entry(data: dict, preset: str, command: str) -> dict:
     """The game's entry in levels_ladder.json (what the site shows) from a fitted result."""
     by_level = {level_of_entrant(r["agent"]): r for r in data["ratings"]}
@@ -315,13 +338,12 @@ def run_combine(files: list[str], no_write: bool) -> None:
     data["command"] = command
     print_table(preset, data)
     missing = [name for name in ALL_PAIRS if name not in data["neighbours"]]
-    undecided = [name for name, pair in data["neighbours"].items() if pair["sprt"] != "H1"]
     if missing:
         print(f"{preset}: pairs {', '.join(missing)} not measured: the ladder file is left alone")
         return
     write_json(RESULTS / f"levels_ladder-{preset}.json", data)
-    if undecided or not rises(data):
-        why = f"pairs {', '.join(undecided)} not H1" if undecided else "the ratings do not rise"
+    why = not_shippable(data)
+    if why:
         print(f"{preset}: {why}: the ladder file is left alone")
         return
     if not no_write:
@@ -345,7 +367,10 @@ def main() -> None:
         "--neighbours", type=int, default=0, help="opening pairs (at most) of each neighbouring pair apart"
     )
     parser.add_argument(
-        "--sprt", default="0,100", metavar="ELO0,ELO1", help="stops a neighbouring pair (with --neighbours)"
+        "--sprt",
+        default="0,100",
+        metavar="ELO0,ELO1",
+        help="stops a neighbouring pair (with --neighbours); 'none' plays every opening pair",
     )
     parser.add_argument(
         "--opening-plies",
@@ -387,7 +412,7 @@ def main() -> None:
     os.environ["QIPAN_AGENT_CLOCK"] = "cpu"  # worker processes read it
     use_cpu_clock()
     RESULTS.mkdir(exist_ok=True)
-    sprt = SPRT(*map(float, args.sprt.split(",")))
+    sprt = None if args.sprt == "none" else SPRT(*map(float, args.sprt.split(",")))
     for preset in args.game or ["nine-mens-morris", "pente"]:
         warm_up(preset, args.time)
         if args.rounds:

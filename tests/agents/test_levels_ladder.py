@@ -98,3 +98,24 @@ def test_a_pair_run_again_to_a_higher_cap_counts_once(ladder_script):
         assert len(data["games"]) == 30
     with pytest.raises(ValueError):
         ladder_script.combine([])
+
+
+def test_a_close_pair_ships_only_after_the_measured_games_and_only_rising(ladder_script):
+    runs = [pair_run(low, 8, 2) for low in range(1, 8)]
+    assert ladder_script.not_shippable(ladder_script.combine(runs)) is None
+    # 4 over 3 close: the SPRT said H0 after 49 games, too few to count as measured.
+    close = pair_run(3, 26, 23)
+    close["neighbours"]["4-3"]["sprt"] = "H0"
+    why = ladder_script.not_shippable(ladder_script.combine([*runs[:2], close, *runs[3:]]))
+    assert why is not None and "4-3" in why
+    # Played to the measured games without a decision, with 4 still above 3: shipped.
+    close = pair_run(3, 54, 46)
+    close["neighbours"]["4-3"]["sprt"] = None
+    assert ladder_script.not_shippable(ladder_script.combine([*runs[:2], close, *runs[3:]])) is None
+    # ... but not when the measured gap has 4 below 3.
+    below = pair_run(3, 46, 54)
+    below["neighbours"]["4-3"]["sprt"] = None
+    assert ladder_script.not_shippable(ladder_script.combine([*runs[:2], below, *runs[3:]])) == (
+        "the ratings do not rise"
+    )
+    assert "not measured" in ladder_script.not_shippable(ladder_script.combine(runs[1:]))
