@@ -422,6 +422,22 @@ def test_pente_announces_in_chinese(live_server, browser):
 
 
 # -- Pipe Mania in real time ----------------------------------------------------------------------
+def cell_centre(page, cell: str) -> tuple[float, float]:
+    """The centre of a board cell on the screen (its node may be replaced by a tick's redraw
+    while it is read: read again)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    for _ in range(20):
+        try:
+            box = page.locator(f'#board [data-target="{cell}"]').bounding_box(timeout=5_000)
+        except PlaywrightError:  # replaced between being found and measured
+            box = None
+        if box:
+            return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        time.sleep(0.05)
+    raise AssertionError(f"cell {cell} never found on the board")
+
+
 def test_pipe_mania_ticks_at_the_clocks_pace_with_fast_clicks(live_server, new_page):
     """Three cells clicked at once: the ticks do not speed up (the ply does not jump by the
     clicks), and the placements are played one per tick, in the order clicked."""
@@ -433,8 +449,11 @@ def test_pipe_mania_ticks_at_the_clocks_pace_with_fast_clicks(live_server, new_p
     data = game_state(base, game_id, tokens[0])
     start = data["ply"]
     cells = [m["path"][0] for m in data["legal"] if m["text"].startswith("p")][:3]
-    for cell in cells:
-        page.locator(f'#board [data-target="{cell}"]').click(force=True)
+    # Where the cells are, read first; then three quick clicks there, as a person makes them,
+    # whatever redraw the ticks make meanwhile (the cells' nodes are replaced at each tick).
+    centres = [cell_centre(page, cell) for cell in cells]
+    for x, y in centres:
+        page.mouse.click(x, y)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         moves = game_state(base, game_id)["moves"]

@@ -11,6 +11,14 @@ export class MoveBoard {
     this.choices = choices;
     this.onMove = onMove;
     this.picker = new PathPicker();
+    // A press and its release make the move, the target read at the press: a real-time
+    // board is redrawn every tick, and a redraw between press and release would otherwise
+    // swallow the click (the browser sends it to no cell). Clicks not made by a pointer
+    // (keyboard, scripts) still play.
+    this.press = null;
+    board.addEventListener("pointerdown", (event) => this.pressed(event));
+    board.addEventListener("pointerup", (event) => this.released(event));
+    board.addEventListener("pointercancel", () => { this.press = null; });  // a scroll on a phone
     board.addEventListener("click", (event) => this.clicked(event));
   }
 
@@ -55,14 +63,33 @@ export class MoveBoard {
     else this.mark();
   }
 
-  clicked(event) {
+  /** The playable target under ``event`` (a cell, an edge, a stone), or null. */
+  targetAt(event) {
     const next = this.picker.nextTargets();
     for (const hit of [event.target, ...document.elementsFromPoint(event.clientX, event.clientY)]) {
       const node = hit.closest && hit.closest("[data-target]");
       if (node && this.board.contains(node) && next.includes(node.getAttribute("data-target"))) {
-        this.choose(node.getAttribute("data-target"));
-        return;
+        return node.getAttribute("data-target");
       }
     }
+    return null;
+  }
+
+  pressed(event) {
+    this.press = event.button === 0 ? { target: this.targetAt(event), x: event.clientX, y: event.clientY } : null;
+  }
+
+  released(event) {
+    const press = this.press;
+    this.press = null;
+    // A drag is not a click; a target no longer playable after a redraw is not played.
+    if (!press || !press.target || Math.hypot(event.clientX - press.x, event.clientY - press.y) > 10) return;
+    if (this.picker.nextTargets().includes(press.target)) this.choose(press.target);
+  }
+
+  clicked(event) {
+    if (event.detail > 0) return;  // made by a pointer: its press and release played it
+    const target = this.targetAt(event);
+    if (target) this.choose(target);
   }
 }
