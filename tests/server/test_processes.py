@@ -168,6 +168,14 @@ def test_the_same_move_sent_to_two_processes_is_applied_once(cluster, cluster_db
             )
 
 
+def clock_of(response) -> dict:
+    """The game's clock from a game read; a read without one fails with what came instead
+    (a run once read a game without its clock here, and the error said only KeyError)."""
+    data = response.json()
+    assert response.status_code == 200 and "clock" in data, (response.status_code, response.text[:500])
+    return data["clock"]
+
+
 def test_a_process_killed_under_load_loses_nothing(cluster, cluster_db):
     a, b, c = cluster(3)
     others = [b.base, c.base]
@@ -234,7 +242,7 @@ def test_a_process_killed_under_load_loses_nothing(cluster, cluster_db):
         async with httpx.AsyncClient(timeout=30) as http:
             # Each clock read lies between the two times around it: bounds, not a stopwatch.
             asked = time.time()
-            clock_before = (await http.get(f"{a.base}/api/games/{clock_game}")).json()["clock"]
+            clock_before = clock_of(await http.get(f"{a.base}/api/games/{clock_game}"))
             clock_before_at = (asked, time.time())
             ticks_before = (await http.get(f"{b.base}/api/games/{ticker}")).json()["ply"]
             a.proc.kill()  # SIGKILL, mid-game, while the clients play
@@ -266,7 +274,7 @@ def test_a_process_killed_under_load_loses_nothing(cluster, cluster_db):
             )
             # The clock: it ran on through the take-over (no refund) and runs once.
             asked = time.time()
-            clock_after = (await http.get(f"{c.base}/api/games/{clock_game}")).json()["clock"]
+            clock_after = clock_of(await http.get(f"{c.base}/api/games/{clock_game}"))
             clock_read = (asked, time.time())
         await asyncio.gather(*games)
         return taken_over, clock_before, clock_before_at, clock_after, clock_read
