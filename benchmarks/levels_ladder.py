@@ -337,12 +337,11 @@ def run_combine(files: list[str], no_write: bool) -> None:
     )
     data["command"] = command
     print_table(preset, data)
-    missing = [name for name in ALL_PAIRS if name not in data["neighbours"]]
-    if missing:
-        print(f"{preset}: pairs {', '.join(missing)} not measured: the ladder file is left alone")
+    why = not_shippable(data)
+    if not data["complete"]:  # a part of a ladder: no results file either
+        print(f"{preset}: {why}: the ladder file is left alone")
         return
     write_json(RESULTS / f"levels_ladder-{preset}.json", data)
-    why = not_shippable(data)
     if why:
         print(f"{preset}: {why}: the ladder file is left alone")
         return
