@@ -19,7 +19,9 @@ At the site's full level of 1 s a pair takes hundreds of CPU seconds: ``--pairs`
 only the given neighbouring pairs and writes their games to ``--out`` (nothing shipped), so
 pairs can run in separate processes and at separate times; ``--combine`` fits the pair files
 of one game into one set of ratings, writes the results file, and writes the ladder file
-when all 7 pairs are there, each decided for the higher level, and the ratings rise:
+when all 7 pairs are there, each decided for the higher level (or played to 100 games), and
+the ratings rise (a full run ships by the same rule, a round robin's pairs counted by the
+games their two levels played against each other):
 
     .venv/bin/python benchmarks/levels_ladder.py --game trax --time 1 --rounds 0 \\
         --neighbours 50 --sprt 0,100 --opening-plies 1 --pairs 8-7,6-5 --out runs/trax-a.json
@@ -266,19 +268,32 @@ def rises(data: dict) -> bool:
     return all(n in by_level for n in levels) and all(by_level[n] < by_level[n + 1] for n in levels[:-1])
 
 
+def direct_games(games: list[dict], name: str) -> int:
+    """Games the two levels of the neighbouring pair ``name`` played against each other."""
+    high, low = (int(n) for n in name.split("-"))
+    return sum(1 for g in games if sorted(level_of_entrant(a) for a in g["agents"]) == [low, high])
+
+
 def not_shippable(data: dict) -> str | None:
-    """Why a combined ladder may not go to the site, or None when it may: every neighbouring
-    pair measured (the SPRT found the higher level stronger, or else the issue's
-    MEASURED_GAMES games were played: two close levels then keep their small measured gap)
-    and the fitted ratings rising level by level."""
-    missing = [name for name in ALL_PAIRS if name not in data["neighbours"]]
+    """Why a ladder may not go to the site, or None when it may: every neighbouring pair
+    measured (the SPRT found the higher level stronger, or else the issue's MEASURED_GAMES
+    games were played: two close levels then keep their small measured gap) and the fitted
+    ratings rising level by level. A pair a round robin measured without ``--neighbours``
+    counts by the games its two levels played against each other."""
+    measured = data.get("neighbours") or {}
+    missing, undecided = [], []
+    for name in ALL_PAIRS:
+        pair = measured.get(name)
+        if pair is None:
+            played = direct_games(data["games"], name)
+            if not played:
+                missing.append(name)
+            elif played < MEASURED_GAMES:
+                undecided.append(name)
+        elif pair["sprt"] != "H1" and pair["games"] < MEASURED_GAMES:
+            undecided.append(name)
     if missing:
         return f"pairs {', '.join(missing)} not measured"
-    undecided = [
-        name
-        for name, pair in data["neighbours"].items()
-        if pair["sprt"] != "H1" and pair["games"] < MEASURED_GAMES
-    ]
     if undecided:
         return f"pairs {', '.join(undecided)} neither H1 nor {MEASURED_GAMES} games"
     if not rises(data):
@@ -448,7 +463,10 @@ def main() -> None:
             continue  # a part of a ladder: ``--combine`` fits and ships it
         write_json(RESULTS / f"levels_ladder-{preset}.json", data)
         print_table(preset, data)
-        if not args.no_write:
+        why = not_shippable(data)  # the same rule as --combine's
+        if why:
+            print(f"{preset}: {why}: the ladder file is left alone")
+        elif not args.no_write:
             write_ladder(preset, ladder_entry(data, preset, command))
 
 

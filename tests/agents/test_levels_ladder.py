@@ -119,3 +119,29 @@ def test_a_close_pair_ships_only_after_the_measured_games_and_only_rising(ladder
         "the ratings do not rise"
     )
     assert "not measured" in ladder_script.not_shippable(ladder_script.combine(runs[1:]))
+
+
+def round_robin(wins_over_each_lower: int, losses: int) -> dict:
+    """A round robin without --neighbours: every level against every lower one."""
+    games = []
+    for low in range(1, 8):
+        for high in range(low + 1, 9):
+            run = pair_run(low, wins_over_each_lower, losses)
+            for g in run["games"]:
+                g["agents"] = [a.replace(f"level={low + 1},", f"level={high},") for a in g["agents"]]
+            games += run["games"]
+    return {"game": "trax", "level_time": 1.0, "opening_plies": 1, "clock": "cpu", "games": games}
+
+
+def test_a_round_robin_ships_by_the_games_each_neighbouring_pair_played(ladder_script):
+    few = round_robin(3, 1)  # 4 games a pairing: rising, but too few to count as measured
+    few["ratings"] = ladder_script.rating_rows(few["games"], 1.0)
+    assert ladder_script.rises(few)
+    assert ladder_script.direct_games(few["games"], "5-4") == 4
+    assert "neither H1 nor 100 games" in ladder_script.not_shippable(few)
+    enough = round_robin(60, 40)
+    enough["ratings"] = ladder_script.rating_rows(enough["games"], 1.0)
+    assert ladder_script.not_shippable(enough) is None
+    enough["games"] = [g for g in enough["games"] if "level=1," not in " ".join(g["agents"])]
+    enough["ratings"] = ladder_script.rating_rows(enough["games"], 1.0)
+    assert "2-1 not measured" in ladder_script.not_shippable(enough)
