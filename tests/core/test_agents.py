@@ -83,8 +83,6 @@ def test_strongest_agent_for_each_game():
         "blackpath": "blackpath-solver",
         "modx-4": "modx",
         "tantrix": "tantrix",
-        "pipemania-2p": "pipemania",
-        "pipemania": "mcts",  # one player first: the two-player search does not play it
     }
     for game_id, agent in expected.items():
         assert strongest_agent_name(qipan.load(game_id)) == agent, game_id

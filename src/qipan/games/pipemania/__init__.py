@@ -1,11 +1,8 @@
 """Pipe Mania (接水管): registration of the tick-based model of the real-time puzzle and of
 its level record format."""
 
-from ...agents.alphabeta import TABLE_SIZE_OPTION
-from ...agents.base import AgentSpec, register_agent
 from ...core import GameSpec, Option, register
 from ...core.formats import register_format
-from .agent import PipeManiaAgent
 from .records import LEVEL_RECORD_FORMAT
 from .rules import DEFAULTS, PipeManiaGame, PipeManiaState
 
@@ -137,17 +134,4 @@ register(
 
 register_format(LEVEL_RECORD_FORMAT)
 
-register_agent(
-    AgentSpec(
-        "pipemania",
-        PipeManiaAgent,
-        "Pipe Mania, two players: alpha-beta on the flow followed through the laid pipes; as "
-        "strong with a sixth of a second a move as with a second, so its levels are set by lapses",
-        families=("pipemania",),
-        players=(2,),
-        strength=1,
-        options=(TABLE_SIZE_OPTION,),
-    )
-)
-
-__all__ = ["PipeManiaAgent", "PipeManiaGame", "PipeManiaState"]
+__all__ = ["PipeManiaGame", "PipeManiaState"]
