@@ -227,12 +227,27 @@ def same_play(a: dict, b: dict) -> bool:
     return (a["seed"], a["agents"], a["moves"]) == (b["seed"], b["agents"], b["moves"])
 
 
+def pooled(a: dict, b: dict) -> dict:
+    """One pair's record from two samples of it: games and points summed, no single SPRT
+    decision (each sample's stays under ``samples``)."""
+    samples = a.get("samples", [a]) + b.get("samples", [b])
+    return {
+        "games": a["games"] + b["games"],
+        "points": a["points"] + b["points"],
+        "sprt": None,
+        "cpu_seconds": round(sum(p.get("cpu_seconds", 0.0) for p in samples), 1),
+        "samples": samples,
+    }
+
+
 def combine(runs: list[dict]) -> dict:
     """The runs of separately measured pairs of one game (``--pairs ... --out``) as one
     result: their pairs and games together, fitted into one set of ratings. A pair measured
-    in two runs counts once: where one run's games begin the other's (the same seeds, moves
-    and results: the same test let run to a higher cap), the longer one; otherwise it is
-    refused, as its games would count twice."""
+    in two runs: where one run's games begin the other's (the same seeds, moves and results:
+    the same test let run to a higher cap), the longer one counts; where the runs share no
+    game seed (a further sample, other openings: ``--seed``), every game of both counts, as
+    one pair without a single SPRT decision; otherwise the runs are refused, as some games
+    would count twice."""
     if not runs:
         raise ValueError("no runs to combine")
     first = runs[0]
@@ -246,6 +261,11 @@ def combine(runs: list[dict]) -> dict:
             mine = [g for g in run["games"] if pair_of_game(g) == name]
             if name in pairs:
                 short, long = sorted((games[name], mine), key=len)
+                if {g["seed"] for g in games[name]}.isdisjoint(g["seed"] for g in mine):
+                    pairs[name] = pooled(pairs[name], pair)
+                    games[name] = games[name] + mine
+                    commands[name] = f"{commands[name]}; {run.get('command')}"
+                    continue
                 if not all(same_play(a, b) for a, b in zip(short, long, strict=False)):
                     raise ValueError(f"pair {name} is in two runs that played different games")
                 if long is games[name]:

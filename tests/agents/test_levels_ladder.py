@@ -145,3 +145,23 @@ def test_a_round_robin_ships_by_the_games_each_neighbouring_pair_played(ladder_s
     enough["games"] = [g for g in enough["games"] if "level=1," not in " ".join(g["agents"])]
     enough["ratings"] = ladder_script.rating_rows(enough["games"], 1.0)
     assert "2-1 not measured" in ladder_script.not_shippable(enough)
+
+
+def test_a_further_sample_of_a_pair_on_other_openings_pools_every_game(ladder_script):
+    runs = [pair_run(low, 8, 2) for low in range(1, 8)]
+    first = pair_run(5, 20, 25)  # 6 over 5: the SPRT said H0 after 45 games
+    first["neighbours"]["6-5"]["sprt"] = "H0"
+    more = pair_run(5, 32, 23)  # played on with other seeds (other openings) to 100 games
+    for g in more["games"]:
+        g["seed"] += 1000
+    more["neighbours"]["6-5"]["sprt"] = None
+    data = ladder_script.combine([*runs[:4], first, more, *runs[5:]])
+    pair = data["neighbours"]["6-5"]
+    assert (pair["games"], pair["points"], pair["sprt"]) == (100, 52.0, None)
+    assert [s["sprt"] for s in pair["samples"]] == ["H0", None]
+    assert len(data["games"]) == 60 + 100
+    assert ladder_script.not_shippable(data) is None  # 100 games, 6 still above 5
+    # A sample sharing some seeds with the first is neither a continuation nor another sample.
+    more["games"][0]["seed"] = first["games"][0]["seed"]
+    with pytest.raises(ValueError, match="two runs"):
+        ladder_script.combine([first, more])
