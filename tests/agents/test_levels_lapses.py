@@ -29,6 +29,10 @@ class SteadyInner(Inner):
     gains_little_from_time = True
 
 
+class OwnRatesInner(SteadyInner):
+    steady_lapses = (0.9, 0.5, 0.25, 0.05)
+
+
 @pytest.fixture
 def softmax_calls(monkeypatch):
     calls = []
@@ -115,3 +119,21 @@ def test_which_strongest_agents_gain_little_from_time(preset, steady):
     game = qipan.load(preset)
     agent = load(strongest_agent_name(game, 2), game=game, players=2, time=0.1, seed=0)
     assert agent.gains_little_from_time is steady
+
+
+@pytest.mark.parametrize("number", [4, 5, 6, 7, 8])
+def test_an_agent_with_its_own_lapse_rates_lapses_at_those(monkeypatch, softmax_calls, number):
+    rate = (0.9, 0.5, 0.25, 0.05, 0.0)[number - 4]
+    methods, times = play_level(monkeypatch, OwnRatesInner(seed=1), number, seed=number)
+    assert methods == expected_lapses(number, rate)
+    assert times == {(2.0, None)}
+
+
+def test_every_agents_own_lapse_rates_fall_level_by_level():
+    for spec in qipan.agents.agent_specs():
+        cls = spec.make if isinstance(spec.make, type) else None
+        rates = getattr(cls, "steady_lapses", None)
+        if rates is not None:
+            assert cls.gains_little_from_time, spec.name
+            assert len(rates) == 4 and all(0 < r < 1 for r in rates), spec.name
+            assert all(high < low for low, high in zip(rates, rates[1:], strict=False)), spec.name

@@ -30,6 +30,10 @@ class Agent:
     #: early, or stops gaining at a fraction of a second), so the levels cannot be set by
     #: time shares: levels 4–8 give it the full time and set the level by lapses alone.
     gains_little_from_time = False
+    #: For such an agent: levels 4-7's chance of playing level 3's move instead of its own,
+    #: where its strength does not grow evenly with the share of moves it searches (None: the
+    #: levels' own ``steady_lapse``).
+    steady_lapses: tuple[float, float, float, float] | None = None
 
     def __init__(
         self,

@@ -10,8 +10,9 @@ strongest agent at full strength (``qipan play --level 3``, the lobby's "play th
   the search's (a lapse).
 - Where that agent gains little from time (``Agent.gains_little_from_time``: shorter budgets
   would not make it weaker, or only below a floor the shares cross), levels 4–8 give it the
-  full level's time and set the level by lapses alone, fewer at each level (``steady_lapse``);
-  a lapse there plays as level 3 does, so level 4 is level 3 with some of its moves searched.
+  full level's time and set the level by lapses alone, fewer at each level (``steady_lapse``,
+  or the agent's own ``steady_lapses``); a lapse there plays as level 3 does, so level 4 is
+  level 3 with some of its moves searched.
 
 ``time`` is the full level's seconds per move (level 8 takes all of it); with a clock budget
 (``choose(state, budget)``) the budget's share replaces it. The measured ladder (Elo of each
@@ -123,7 +124,8 @@ class LevelAgent(Agent):
         inner = self._agent_for(state)
         if inner.gains_little_from_time:
             share = 1.0  # a shorter budget would not weaken it: the lapses set the level
-            if lvl.steady_lapse and self.rng.random() < lvl.steady_lapse:
+            rate = steady_lapse(inner, lvl)
+            if rate and self.rng.random() < rate:
                 self.last_method = "lapse"
                 third = LEVELS[2]  # plays the move level 3 would: never weaker than level 3
                 return softmax_move(state, third.horizon, third.temperature, self.rng, clock.now() + plain)
@@ -156,6 +158,14 @@ class LevelAgent(Agent):
             self._inner = load(name, game=state.game, players=state.num_players, time=1.0, seed=seed)
             self._inner_for = key
         return self._inner
+
+
+def steady_lapse(inner: Agent, lvl: Level) -> float:
+    """The chance that ``lvl`` plays level 3's move over an agent that gains little from
+    time: the agent's own rate for levels 4-7 where it names them, else the level's."""
+    if inner.steady_lapses is not None and 4 <= lvl.number <= 7:
+        return inner.steady_lapses[lvl.number - 4]
+    return lvl.steady_lapse
 
 
 # -- the softmax beginner -------------------------------------------------------------------
