@@ -362,14 +362,28 @@ def write_json(path: Path, data: dict) -> None:
     path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
 
+def relative(spec: str) -> str:
+    path = Path(spec).resolve()
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else spec
+
+
+def read_run(spec: str) -> dict:
+    """A pair file, or with ``FILE:8-7,6-5`` only those pairs of it (the pairs a later change
+    left as they were, beside pairs measured again)."""
+    path, colon, pairs = spec.rpartition(":") if ":" in Path(spec).name else (spec, "", "")
+    run = json.loads(Path(path).read_text(encoding="utf-8"))
+    if colon:
+        keep = {pair_name(low) for low in parse_pairs(pairs)}
+        run["neighbours"] = {n: p for n, p in run["neighbours"].items() if n in keep}
+        run["games"] = [g for g in run["games"] if pair_of_game(g) in keep]
+    return run
+
+
 def run_combine(files: list[str], no_write: bool) -> None:
-    runs = [json.loads(Path(f).read_text(encoding="utf-8")) for f in files]
+    runs = [read_run(f) for f in files]
     data = combine(runs)
     preset = data["game"]
-    command = "benchmarks/levels_ladder.py --combine " + " ".join(
-        Path(f).resolve().relative_to(ROOT).as_posix() if Path(f).resolve().is_relative_to(ROOT) else f
-        for f in files
-    )
+    command = "benchmarks/levels_ladder.py --combine " + " ".join(map(relative, files))
     data["command"] = command
     print_table(preset, data)
     why = not_shippable(data)
@@ -422,7 +436,8 @@ def main() -> None:
         "--combine",
         nargs="+",
         metavar="FILE",
-        help="fit the pair files of one game together; write the ladder when all 7 pairs rise",
+        help="fit the pair files of one game together (FILE:8-7,6-5 takes only those pairs of "
+        "FILE); write the ladder when all 7 pairs are measured and rise",
     )
     parser.add_argument("--no-write", action="store_true", help="print only; leave the data file alone")
     args = parser.parse_args()

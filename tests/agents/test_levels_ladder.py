@@ -165,3 +165,20 @@ def test_a_further_sample_of_a_pair_on_other_openings_pools_every_game(ladder_sc
     more["games"][0]["seed"] = first["games"][0]["seed"]
     with pytest.raises(ValueError, match="two runs"):
         ladder_script.combine([first, more])
+
+
+def test_a_pair_file_can_give_only_some_of_its_pairs(ladder_script, tmp_path):
+    import json
+
+    both = pair_run(7, 8, 2)
+    other = pair_run(6, 7, 3)
+    both["neighbours"].update(other["neighbours"])
+    both["games"] += other["games"]
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(both), encoding="utf-8")
+    assert list(ladder_script.read_run(str(path))["neighbours"]) == ["8-7", "7-6"]
+    only = ladder_script.read_run(f"{path}:7-6")
+    assert list(only["neighbours"]) == ["7-6"] and len(only["games"]) == 10
+    assert all(ladder_script.pair_of_game(g) == "7-6" for g in only["games"])
+    with pytest.raises(ValueError):
+        ladder_script.read_run(f"{path}:7-5")
