@@ -110,11 +110,13 @@ def neighbours(
     max_plies: int,
     opening_plies: int,
     lows: list[int] | None = None,
+    finished=None,
 ) -> dict:
     """Each level against the one below it (or the pairs whose lower level is in ``lows``),
     up to ``rounds`` opening pairs, until the SPRT decides: the games (as the arena writes
     them) and per pair its points and decision. A pair's seed depends on its levels alone,
-    so a pair measured on its own plays the games it plays in a full run."""
+    so a pair measured on its own plays the games it plays in a full run. ``finished``, if
+    given, is called with the result so far after each pair."""
     games, pairs = [], {}
     for low in lows if lows is not None else range(LOWEST, HIGHEST):
         entrants = ladder_entrants([low + 1, low], time_per_move)  # the higher level first
@@ -147,6 +149,8 @@ def neighbours(
         }
         print(f"  {preset} {low + 1} over {low}: {points:g}/{len(result['games'])}, SPRT {decision}")
         games.extend(result["games"])
+        if finished is not None:
+            finished({"games": games, "pairs": pairs})
     return {"games": games, "pairs": pairs}
 
 
@@ -475,6 +479,16 @@ def main() -> None:
             command += f" --opening-plies {args.opening_plies}"
         data["opening_plies"] = args.opening_plies
         if args.neighbours:
+            command += f" --neighbours {args.neighbours} --sprt {args.sprt}"
+
+            def keep(apart, data=data, command=command):
+                # The pairs finished so far, written as each one ends: a run stopped
+                # before its last pair keeps the games of the others.
+                part = {**data, "neighbours": apart["pairs"], "games": data["games"] + apart["games"]}
+                part["ratings"] = rating_rows(part["games"], args.time)
+                part["command"] = f"{command} --pairs {','.join(apart['pairs'])}"
+                write_json(Path(args.out), part)
+
             apart = neighbours(
                 preset,
                 args.time,
@@ -485,11 +499,11 @@ def main() -> None:
                 args.max_plies,
                 args.opening_plies,
                 lows,
+                keep if lows is not None else None,
             )
             data["neighbours"] = apart["pairs"]
             data["games"] += apart["games"]
             data["ratings"] = rating_rows(data["games"], args.time)
-            command += f" --neighbours {args.neighbours} --sprt {args.sprt}"
         if lows is not None:
             command += f" --pairs {','.join(pair_name(low) for low in lows)}"
             data["command"] = command
