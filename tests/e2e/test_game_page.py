@@ -243,7 +243,10 @@ def test_tantrix_and_modx_results_are_highlighted(live_server, new_page, preset,
     page = open_game(new_page, base, game_id, tokens)
     wait_status(page, "over")
     assert shown_winning_cells(page) == sorted(cells)
-    assert page.locator("#board svg").evaluate("n => n.parentElement.classList.contains('has-win')")
+    # Read in one step in the page: the board may be drawn again meanwhile (a fresh-clone run
+    # once evaluated an svg that a redraw had just detached, with no parent left).
+    marked = "() => document.querySelector('#board svg')?.parentElement?.classList.contains('has-win')"
+    page.wait_for_function(marked, timeout=10_000)
 
 
 def test_pipe_mania_highlights_the_pipe_the_flow_went_through(live_server, new_page):
