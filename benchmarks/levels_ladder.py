@@ -264,12 +264,12 @@ def combine(runs: list[dict]) -> dict:
         for name, pair in run["neighbours"].items():
             mine = [g for g in run["games"] if pair_of_game(g) == name]
             if name in pairs:
-                short, long = sorted((games[name], mine), key=len)
                 if {g["seed"] for g in games[name]}.isdisjoint(g["seed"] for g in mine):
                     pairs[name] = pooled(pairs[name], pair)
                     games[name] = games[name] + mine
                     commands[name] = f"{commands[name]}; {run.get('command')}"
                     continue
+                short, long = sorted((games[name], mine), key=len)
                 if not all(same_play(a, b) for a, b in zip(short, long, strict=False)):
                     raise ValueError(f"pair {name} is in two runs that played different games")
                 if long is games[name]:
@@ -480,16 +480,17 @@ def main() -> None:
         data["opening_plies"] = args.opening_plies
         if args.neighbours:
             command += f" --neighbours {args.neighbours} --sprt {args.sprt}"
+            round_robin = data["games"]
 
-            def keep(apart, data=data, command=command):
-                # The pairs finished so far, written as each one ends: a run stopped
-                # before its last pair keeps the games of the others.
-                part = {**data, "neighbours": apart["pairs"], "games": data["games"] + apart["games"]}
-                part["ratings"] = rating_rows(part["games"], args.time)
-                part["command"] = f"{command} --pairs {','.join(apart['pairs'])}"
-                write_json(Path(args.out), part)
+            def take(apart, data=data, round_robin=round_robin, command=command):
+                data["neighbours"] = apart["pairs"]
+                data["games"] = round_robin + apart["games"]
+                data["ratings"] = rating_rows(data["games"], args.time)
+                if lows is not None:  # written as each pair ends: a run stopped later keeps them
+                    data["command"] = f"{command} --pairs {','.join(apart['pairs'])}"
+                    write_json(Path(args.out), data)
 
-            apart = neighbours(
+            neighbours(
                 preset,
                 args.time,
                 args.neighbours,
@@ -499,15 +500,9 @@ def main() -> None:
                 args.max_plies,
                 args.opening_plies,
                 lows,
-                keep if lows is not None else None,
+                take,
             )
-            data["neighbours"] = apart["pairs"]
-            data["games"] += apart["games"]
-            data["ratings"] = rating_rows(data["games"], args.time)
         if lows is not None:
-            command += f" --pairs {','.join(pair_name(low) for low in lows)}"
-            data["command"] = command
-            write_json(Path(args.out), data)
             print_table(preset, data)
             continue  # a part of a ladder: ``--combine`` fits and ships it
         write_json(RESULTS / f"levels_ladder-{preset}.json", data)
