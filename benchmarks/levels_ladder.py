@@ -446,7 +446,10 @@ def main() -> None:
     parser.add_argument("--no-write", action="store_true", help="print only; leave the data file alone")
     args = parser.parse_args()
     if args.combine:
-        run_combine(args.combine, args.no_write)
+        try:  # every file is read and checked before anything is written
+            run_combine(args.combine, args.no_write)
+        except (OSError, ValueError) as e:
+            parser.error(f"--combine: {e}")
         return
     if args.rounds < 0 or args.neighbours < 0 or not (args.rounds or args.neighbours):
         parser.error("--rounds and --neighbours count opening pairs: at least one of them above 0")

@@ -182,3 +182,23 @@ def test_a_pair_file_can_give_only_some_of_its_pairs(ladder_script, tmp_path):
     assert all(ladder_script.pair_of_game(g) == "7-6" for g in only["games"])
     with pytest.raises(ValueError):
         ladder_script.read_run(f"{path}:7-5")
+
+
+def test_bad_combine_arguments_get_a_clear_error_and_write_nothing(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    good = tmp_path / "run.json"
+    good.write_text(json.dumps(pair_run(7, 8, 2)), encoding="utf-8")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    for args, said in (
+        ([f"{good}:9-8"], "levels go from 1 to 8"),
+        ([str(tmp_path / "missing.json")], "missing.json"),
+        ([str(good), f"{good}x"], "No such file"),
+    ):
+        out = subprocess.run(
+            [sys.executable, str(SCRIPT), "--combine", *args], capture_output=True, text=True, timeout=120
+        )
+        assert out.returncode == 2 and said in out.stderr and "Traceback" not in out.stderr, out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
