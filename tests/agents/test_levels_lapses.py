@@ -1,4 +1,4 @@
-"""Levels 4-8 over a strongest agent that gains little from time (``gains_little_from_time``):
+"""Levels 4-8 over a strongest agent whose levels are set by lapses (``levels_by_lapses``):
 the full time at every level, the level set by lapses that fall level by level and that play
 level 3's move; for every other agent levels 4-8 play exactly as before (time shares, the
 horizon-1 lapses of levels 4-6)."""
@@ -26,7 +26,7 @@ class Inner(RandomAgent):
 
 
 class SteadyInner(Inner):
-    gains_little_from_time = True
+    levels_by_lapses = True
 
 
 class OwnRatesInner(SteadyInner):
@@ -66,7 +66,7 @@ def expected_lapses(seed: int, rate: float) -> list[str]:
 
 
 @pytest.mark.parametrize("number", [4, 5, 6, 7, 8])
-def test_an_agent_that_gains_from_time_plays_the_levels_as_before(monkeypatch, softmax_calls, number):
+def test_an_agent_with_levels_by_time_plays_the_levels_as_before(monkeypatch, softmax_calls, number):
     level = LEVELS[number - 1]
     methods, times = play_level(monkeypatch, Inner(seed=1), number, seed=number)
     assert methods == expected_lapses(number, level.lapse)
@@ -77,7 +77,7 @@ def test_an_agent_that_gains_from_time_plays_the_levels_as_before(monkeypatch, s
 
 
 @pytest.mark.parametrize("number", [4, 5, 6, 7, 8])
-def test_an_agent_that_gains_little_from_time_gets_all_of_it_and_lapses_as_level_3(
+def test_an_agent_with_levels_by_lapses_gets_all_of_it_and_lapses_as_level_3(
     monkeypatch, softmax_calls, number
 ):
     level, third = LEVELS[number - 1], LEVELS[2]
@@ -115,10 +115,10 @@ def test_the_lapses_fall_level_by_level():
         ("pente", False),
     ],
 )
-def test_which_strongest_agents_gain_little_from_time(preset, steady):
+def test_which_strongest_agents_have_levels_by_lapses(preset, steady):
     game = qipan.load(preset)
     agent = load(strongest_agent_name(game, 2), game=game, players=2, time=0.1, seed=0)
-    assert agent.gains_little_from_time is steady
+    assert agent.levels_by_lapses is steady
 
 
 @pytest.mark.parametrize("number", [4, 5, 6, 7, 8])
@@ -134,6 +134,6 @@ def test_every_agents_own_lapse_rates_fall_level_by_level():
         cls = spec.make if isinstance(spec.make, type) else None
         rates = getattr(cls, "steady_lapses", None)
         if rates is not None:
-            assert cls.gains_little_from_time, spec.name
+            assert cls.levels_by_lapses, spec.name
             assert len(rates) == 4 and all(0 < r < 1 for r in rates), spec.name
             assert all(high < low for low, high in zip(rates, rates[1:], strict=False)), spec.name

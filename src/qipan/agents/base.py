@@ -26,10 +26,10 @@ class Agent:
     #: The agent stops near ``soft_time`` and may go on to ``time`` where the position is
     #: critical (its search says when); others are given the target time alone.
     manages_time = False
-    #: Plays about as well with a small share of its time as with all of it (its search ends
-    #: early, or stops gaining at a fraction of a second), so the levels cannot be set by
-    #: time shares: levels 4–8 give it the full time and set the level by lapses alone.
-    gains_little_from_time = False
+    #: Time shares cannot set its levels (its search ends early or stops gaining at a fraction
+    #: of a second, or a small share leaves it below level 3's two-ply look): levels 4–8 give
+    #: it the full time and set the level by lapses into level 3's move alone.
+    levels_by_lapses = False
     #: For such an agent: levels 4-7's chance of playing level 3's move instead of its own,
     #: where its strength does not grow evenly with the share of moves it searches (None: the
     #: levels' own ``steady_lapse``).

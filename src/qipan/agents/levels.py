@@ -8,8 +8,8 @@ strongest agent at full strength (``qipan play --level 3``, the lobby's "play th
 - Levels 4–8 are the strongest agent the game has (``strongest_agent_name``) with a shorter
   budget (a share of the full level's time), and at 4–6 an occasional softmax move instead of
   the search's (a lapse).
-- Where that agent gains little from time (``Agent.gains_little_from_time``: shorter budgets
-  would not make it weaker, or only below a floor the shares cross), levels 4–8 give it the
+- Where time shares cannot set that agent's levels (``Agent.levels_by_lapses``: shorter
+  budgets would not make it weaker, or only below a floor the shares cross), levels 4–8 give it the
   full level's time and set the level by lapses alone, fewer at each level (``steady_lapse``,
   or the agent's own ``steady_lapses``); a lapse there plays as level 3 does, so level 4 is
   level 3 with some of its moves searched.
@@ -65,7 +65,7 @@ class Level:
     time_share: float
     #: Chance that a move is a softmax choice (horizon 1) instead of the search's.
     lapse: float = 0.0
-    #: For an agent that gains little from time, which searches with the full level's time at
+    #: For an agent whose levels are set by lapses, which searches with the full level's time at
     #: every level: the chance that a move is level 3's choice instead of the search's.
     steady_lapse: float = 0.0
 
@@ -74,10 +74,13 @@ LEVELS = (
     Level(1, "beginner", 1, 1.0, 0.0),
     Level(2, "novice", 1, 0.4, 0.0),
     Level(3, "casual", 2, 0.2, 0.0),
-    Level(4, "club", 0, 0.3, 1 / 50, lapse=0.25, steady_lapse=0.8),
-    Level(5, "strong club", 0, 0.3, 1 / 16, lapse=0.1, steady_lapse=0.6),
-    Level(6, "expert", 0, 0.3, 1 / 6, lapse=0.03, steady_lapse=0.4),
-    Level(7, "master", 0, 0.0, 1 / 2.5, steady_lapse=0.2),
+    # Strength grows slowly while level 3 plays most moves and fast once it plays few (Tantrix's
+    # levels 4, 5 and 6 rated alike at 80/60/40 %, benchmarks/results/levels.md): the lapses
+    # fall faster than evenly to spread levels 4-7 between level 3 and level 8.
+    Level(4, "club", 0, 0.3, 1 / 50, lapse=0.25, steady_lapse=0.7),
+    Level(5, "strong club", 0, 0.3, 1 / 16, lapse=0.1, steady_lapse=0.4),
+    Level(6, "expert", 0, 0.3, 1 / 6, lapse=0.03, steady_lapse=0.2),
+    Level(7, "master", 0, 0.0, 1 / 2.5, steady_lapse=0.1),
     Level(8, "full strength", 0, 0.0, 1.0),
 )
 
@@ -122,7 +125,7 @@ class LevelAgent(Agent):
             self.last_method = f"softmax horizon {lvl.horizon}"
             return softmax_move(state, lvl.horizon, lvl.temperature, self.rng, clock.now() + plain)
         inner = self._agent_for(state)
-        if inner.gains_little_from_time:
+        if inner.levels_by_lapses:
             share = 1.0  # a shorter budget would not weaken it: the lapses set the level
             rate = steady_lapse(inner, lvl)
             if rate and self.rng.random() < rate:
@@ -161,8 +164,8 @@ class LevelAgent(Agent):
 
 
 def steady_lapse(inner: Agent, lvl: Level) -> float:
-    """The chance that ``lvl`` plays level 3's move over an agent that gains little from
-    time: the agent's own rate for levels 4-7 where it names them, else the level's."""
+    """The chance that ``lvl`` plays level 3's move over an agent whose levels are set by
+    lapses: the agent's own rate for levels 4-7 where it names them, else the level's."""
     if inner.steady_lapses is not None and 4 <= lvl.number <= 7:
         return inner.steady_lapses[lvl.number - 4]
     return lvl.steady_lapse

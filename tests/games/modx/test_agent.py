@@ -139,19 +139,92 @@ def test_the_classic_agent_is_kept_and_the_new_one_is_the_strongest():
     classic = load("modx-classic", seed=1, iterations=8)
     state = game.new(seed=3)
     while state.outcome is None and state.ply < 24:
-        for a in (classic, load("modx", seed=1, iterations=8, deep=4)):
+        for a in (classic, load("modx", seed=1, iterations=8, depth=2)):
             assert a.choose(state) in state.legal_moves()
         state.play(classic.choose(state))
 
 
-def test_the_deeper_search_looks_at_the_best_moves_again():
-    state = qipan.load("modx").new(seed=5)
-    a = load("modx", seed=1, iterations=12, deep=3, replies=3, follow_ups=2)
+def played_into(seed: int, plies: int):
+    state = qipan.load("modx").new(seed=seed)
+    setup = load("modx", seed=1, iterations=8, depth=1)
+    while state.phase != "play" or state.ply < plies:
+        state.play(setup.choose(state))
+    return state
+
+
+def test_the_two_player_search_goes_as_deep_as_it_is_told_and_leaves_the_state_alone():
+    state = played_into(5, 14)
+    before = (state.key(), state.points, state.supply_x, state.to_move)
+    for depth in (1, 2, 3):
+        a = load("modx", seed=1, iterations=6, depth=depth)
+        assert a.choose(state) in state.legal_moves()
+        assert a.reached == depth
+    assert (state.key(), state.points, state.supply_x, state.to_move) == before
+    # Deeper iterations search more nodes.
+    shallow, deep = load("modx", seed=1, iterations=6, depth=2), load("modx", seed=1, iterations=6, depth=3)
+    shallow.choose(state), deep.choose(state)
+    assert shallow.searched < deep.searched
+
+
+def plain_negamax(a, work, depth, widths, ply, player):
+    """The value ``Deepening`` must find: every candidate searched, no cut-offs, no table."""
+    from qipan.games.modx.rules import placement_move
+
+    if work.outcome is not None:
+        value = a.evaluate(work, player)
+        return value - ply if value > 0 else value + ply if value < 0 else value
+    if depth == 0:
+        return a.evaluate(work, player)
+    gains = a.gains(work)
+    best = -float("inf")
+    for s in sorted(gains, key=lambda s: (-gains[s], s))[: widths[min(ply, len(widths) - 1)]]:
+        count = a._play_turn(work, placement_move(s, work.scored_by(player, s)))
+        best = max(best, -plain_negamax(a, work, depth - 1, widths, ply + 1, 1 - player))
+        a._undo(work, count)
+    return best
+
+
+@pytest.mark.parametrize("seed, plies", [(5, 14), (7, 24), (9, 32), (11, 30)])
+def test_the_deepening_finds_the_plain_negamax_value(seed, plies):
+    from qipan.games.modx.deepening import Deepening
+    from qipan.games.modx.evaluation import WIN
+
+    state = played_into(seed, plies)
+    a = load("modx", seed=1)
+    widths = (5, 4, 3)
+    for depth in (1, 2, 3):
+        work = state.copy()
+        search = Deepening(a.gains, a.evaluate, a._play_turn, a._undo, None, depth, widths)
+        move = search.best_move(work, work.legal_moves())
+        assert work.key() == state.key()
+        if search.reached < depth:  # a result forced at a shallower depth ends the search
+            assert abs(search.value) >= WIN / 2 and depth > 1
+            break
+        expected = plain_negamax(a, state.copy(), depth, widths, 0, state.to_move)
+        assert search.value == pytest.approx(expected)
+        # The move chosen is worth that value.
+        work.play(move)
+        while work.outcome is None and work.to_move == state.to_move:
+            work.play(min(work.legal_moves(), key=lambda m: a.penalties(work)[m.data[1]]))
+        assert -plain_negamax(a, work, depth - 1, widths, 1, 1 - state.to_move) == pytest.approx(expected)
+
+
+def test_the_deadline_ends_the_deepening_with_the_deepest_complete_answer():
+    state = played_into(6, 16)
+    hurried = load("modx", seed=1, time=0.02)
+    patient = load("modx", seed=1, depth=4)
+    assert hurried.choose(state) in state.legal_moves()
+    patient.choose(state)
+    assert 1 <= hurried.reached < patient.reached == 4
+
+
+def test_three_players_keep_the_selective_search():
+    state = qipan.load("modx-3").new(seed=2)
+    a = load("modx", seed=1, iterations=8)
     while state.phase != "play":
         state.play(a.choose(state))
-    state.play(a.choose(state))
-    move = a.choose(state)
-    assert move in state.legal_moves() and a.deepened == 3
+    assert a.choose(state) in state.legal_moves()
+    assert a.reached == 0 and a.searched == 8  # eight candidates, no deepening
 
 
 def test_caution_blends_the_worst_answer_with_the_mean():
@@ -183,15 +256,3 @@ def test_caution_blends_the_worst_answer_with_the_mean():
         )
         worst._undo(work, count)
     assert work.key() == state.key()
-
-
-def test_the_time_limit_cuts_the_search_short():
-    state = qipan.load("modx").new(seed=6)
-    setup = load("modx", seed=1)
-    while state.phase != "play" or state.ply < 16:
-        state.play(setup.choose(state))
-    unlimited = load("modx", seed=1, width=64)
-    hurried = load("modx", seed=1, time=0.001)
-    assert hurried.choose(state) in state.legal_moves()
-    unlimited.choose(state)
-    assert hurried.searched < unlimited.searched

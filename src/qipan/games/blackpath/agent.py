@@ -78,7 +78,7 @@ class SolverAgent(Agent):
     name = "blackpath-solver"
     # Until ply 20-26 a solve needs more than 1.5 s, so within a level's second it plays the
     # domino move whatever its share: the levels set its strength by lapses.
-    gains_little_from_time = True
+    levels_by_lapses = True
 
     def __init__(self, **limits):
         super().__init__(**limits)

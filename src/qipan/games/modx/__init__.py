@@ -61,7 +61,8 @@ _SEARCH_OPTIONS = (
         "width",
         int,
         None,
-        "candidate placements searched (default 24, 64 with a time limit; iterations overrides)",
+        "candidate placements searched (modx with two players: at the root, default 16; else default 24, "
+        "64 with a time limit; iterations overrides)",
         minimum=1,
         maximum=64,
         allow_none=True,
@@ -73,26 +74,15 @@ register_agent(
     AgentSpec(
         "modx",
         ModXAgent,
-        "MOD X: two-ply selective search on points, threats, forks and (a quarter of the classic) "
-        "pattern potential, safe joker relocation, its move ordering summed pattern by pattern; caution<1 "
-        "blends a candidate's worst answer with their mean; deep=N searches the N best a turn "
-        "deeper",
+        "MOD X: two players, iterative-deepening alpha-beta over whole turns (as deep as its time "
+        "allows); three or four, a two-ply selective search; on points, threats, forks and (a quarter of "
+        "the classic) pattern potential, safe joker relocation, its move ordering summed pattern by "
+        "pattern; caution<1 blends a candidate's worst answer with their mean (3-4 players)",
         families=("modx",),
         players=(2, 3, 4),
         strength=2,
         options=_SEARCH_OPTIONS
         + (
-            Option(
-                "deep",
-                int,
-                0,
-                "best moves searched a turn deeper (2 players; 0: none)",
-                minimum=0,
-                maximum=64,
-            ),
-            Option(
-                "follow_ups", int, 4, "the mover's follow-ups tried after each answer", minimum=1, maximum=64
-            ),
             Option(
                 "caution",
                 float,

@@ -1,38 +1,39 @@
-"""The ``modx`` agent: the two-ply selective search of ``search.py`` (shared with the frozen
-``modx-classic``, ``classic.py``) with the move ordering of ``evaluation_gains.py`` (the
-classic values summed pattern by pattern from the rules' incremental counts, about 2.5
-times faster) and the evaluation of ``evaluation_outlook.py``: a quarter of the classic
-long-term pattern potential (which valued unscored X pieces above points) and forks,
-squares that make two threats at once. ``caution`` below 1 values a candidate by that share
-of its worst answer plus the rest of the mean of the answers tried (off by default: 0.7 gave
-no measurable gain over 200 games). With ``deep=N`` (two players) it then searches the
-N best of those moves again one turn deeper while its time lasts: after each answer of the
-opponent, the mover's best follow-up among its most promising squares (off by default: with
-``deep=8`` it scored 17.5 of 40 games against ``modx-classic`` at 0.1 s per move)."""
+"""The ``modx`` agent. With two players: the iterative-deepening alpha-beta search over whole
+turns of ``deepening.py``, as deep as its time allows. With three or four: the two-ply
+selective search of ``search.py`` (shared with the frozen ``modx-classic``, ``classic.py``),
+paranoid, its answers blended by ``caution``. Both use the move ordering of
+``evaluation_gains.py`` (the classic values summed pattern by pattern from the rules'
+incremental counts, about 2.5 times faster) and the evaluation of
+``evaluation_outlook.py``: a quarter of the classic long-term pattern potential (which valued
+unscored X pieces above points) and forks, squares that make two threats at once.
+
+Measured at 0.2 CPU s a move (benchmarks/results/modx.md): the deepening search scores about
+80 % against the two-ply search it replaced for two players."""
 
 from __future__ import annotations
 
-from ...agents import clock
 from ...core.move import Move
 from . import evaluation_gains, evaluation_outlook
-from .evaluation import WIN
+from .deepening import MAX_DEPTH, WIDTHS, Deepening
 from .rules import ModXState, placement_move
 from .search import SelectiveSearch
 
-#: The ``modx`` agent's share of the worst answer in a candidate's value (the rest is the
-#: mean of the answers tried). 0.7 scored 65 % of 50 screening games against
-#: ``modx-classic`` but 50.2 % over 200 (benchmarks/results/modx.md): the worst alone.
+#: The share of the worst answer in a candidate's value with 3-4 players (the rest is the mean
+#: of the answers tried). 0.7 scored 65 % of 50 screening games against ``modx-classic`` but
+#: 50.2 % over 200 (benchmarks/results/modx.md): the worst alone.
 CAUTION = 1.0
+#: Turns the two-player search looks ahead without a time limit or a depth.
+UNTIMED_DEPTH = 3
 
 
 class ModXAgent(SelectiveSearch):
-    """The shared two plies on ``evaluation_outlook``'s evaluation (the answers blended by
-    ``caution``), then a third for the best ``deep`` moves (two players)."""
+    """Two players: ``Deepening``; three or four: the shared two plies, answers blended by
+    ``caution``."""
 
     name = "modx"
-    # Its two plies end within a small part of a level's second: a shorter share plays the
-    # same moves, so the levels set its strength by lapses.
-    gains_little_from_time = True
+    # 1/50 of a level's time leaves the search one turn deep, below level 3's two-ply look:
+    # time shares cannot set its levels, lapses into level 3's move can.
+    levels_by_lapses = True
     gains = staticmethod(evaluation_gains.placement_gains)
     penalties = staticmethod(evaluation_gains.relocation_penalties)
     evaluate = staticmethod(evaluation_outlook.evaluate_raw)
@@ -45,45 +46,35 @@ class ModXAgent(SelectiveSearch):
         seed=None,
         width=None,
         replies: int = 8,
-        deep: int = 0,
-        follow_ups: int = 4,
         caution: float = CAUTION,
     ):
         super().__init__(
             time=time, iterations=iterations, depth=depth, seed=seed, width=width, replies=replies
         )
-        #: A candidate's value from its answers: this share of the worst one, the rest of
-        #: their mean (1: the worst alone, as ``modx-classic``).
+        #: A candidate's value from its answers (3-4 players): this share of the worst one,
+        #: the rest of their mean (1: the worst alone, as ``modx-classic``).
         self.caution = caution
-        #: Moves searched again three plies deep, and the mover's follow-ups tried per answer.
-        self.deep = deep if depth is None or depth >= 3 else 0
-        self.follow_ups = follow_ups
-        self.deepened = 0
+        #: Two players: the root's candidates, and the turns looked ahead at most.
+        self.root_width = iterations or width or WIDTHS[0]
+        self.max_depth = depth or (MAX_DEPTH if time is not None else UNTIMED_DEPTH)
+        #: Turns searched to the end for the last two-player move.
+        self.reached = 0
 
     def _placement(self, work: ModXState, moves: list[Move]) -> Move:
-        me = work.to_move
-        deadline = self.deadline()
-        shallow = self._candidates(work, moves, deadline)
-        best_value, _order, best = shallow[0]
-        self.deepened = 0
-        if best_value >= WIN / 2 or work.num_players != 2 or not self.deep:
-            return best
-        # The third ply, best shallow moves first; a move is compared only once searched to
-        # the end, so running out of time keeps the deepest complete answer.
-        deep_best, deep_value = None, -float("inf")
-        for _value, _order, move in shallow[: self.deep]:
-            if deadline is not None and clock.now() >= deadline and deep_best is not None:
-                break
-            count = self._play_turn(work, move)
-            if work.outcome is not None:
-                value = self.evaluate(work, me)
-            else:
-                value = self._worst_answer_deep(work, me, deep_value)
-            self._undo(work, count)
-            self.deepened += 1
-            if value > deep_value:
-                deep_best, deep_value = move, value
-        return deep_best if deep_best is not None else best
+        if work.num_players != 2:
+            return super()._placement(work, moves)
+        search = Deepening(
+            self.gains,
+            self.evaluate,
+            self._play_turn,
+            self._undo,
+            self.deadline(),
+            self.max_depth,
+            (self.root_width, *WIDTHS[1:]),
+        )
+        move = search.best_move(work, moves)
+        self.reached, self.searched = search.reached, search.nodes
+        return move
 
     def _worst_answer(self, work: ModXState, me: int, floor: float) -> float:
         if self.caution >= 1.0:
@@ -95,32 +86,6 @@ class ModXAgent(SelectiveSearch):
             values.append(self.evaluate(work, me))
             self._undo(work, count)
         return self.caution * min(values) + (1.0 - self.caution) * sum(values) / len(values)
-
-    def _worst_answer_deep(self, work: ModXState, me: int, floor: float) -> float:
-        """As ``_worst_answer``, each answer followed by the mover's best follow-up."""
-        gains = self.gains(work)
-        answers = sorted(gains, key=lambda s: (-gains[s], s))[: self.replies]
-        worst = float("inf")
-        for s in answers:
-            count = self._play_turn(work, placement_move(s, work.scored_by(work.to_move, s)))
-            if work.outcome is not None:
-                value = self.evaluate(work, me)
-            else:
-                value = self._best_follow_up(work, me)
-            self._undo(work, count)
-            worst = min(worst, value)
-            if worst <= floor:
-                break
-        return worst
-
-    def _best_follow_up(self, work: ModXState, me: int) -> float:
-        gains = self.gains(work)
-        best = -float("inf")
-        for s in sorted(gains, key=lambda s: (-gains[s], s))[: self.follow_ups]:
-            count = self._play_turn(work, placement_move(s, work.scored_by(me, s)))
-            best = max(best, self.evaluate(work, me))
-            self._undo(work, count)
-        return best
 
 
 __all__ = ["ModXAgent"]

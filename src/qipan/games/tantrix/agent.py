@@ -20,11 +20,7 @@ AGENT_PRIOR = 2.0
 class TantrixAgent(TantrixSearch):
     name = "tantrix"
     # It stops gaining at a fraction of a second a move: the levels set its strength by lapses.
-    gains_little_from_time = True
-    # Its strength grows slowly while level 3 plays most moves and fast once it plays few
-    # (levels 4, 5 and 6 rated alike at 80/60/40 %, benchmarks/results/levels.md): fewer
-    # lapses above level 4 spread levels 4-7 evenly between level 3 and level 8.
-    steady_lapses = (0.7, 0.4, 0.2, 0.1)
+    levels_by_lapses = True
     fast_playouts = True
     rank_unreplied = True
     whole_rounds = True
