@@ -31,8 +31,8 @@ class ModXAgent(SelectiveSearch):
     ``caution``."""
 
     name = "modx"
-    # 1/50 of a level's time leaves the search one turn deep, below level 3's two-ply look:
-    # time shares cannot set its levels, lapses into level 3's move can.
+    # A fiftieth of a 0.2 s level leaves the search two turns deep, level 3's horizon; set by
+    # lapses into level 3's move its levels were measured rising (benchmarks/results/levels.md).
     levels_by_lapses = True
     gains = staticmethod(evaluation_gains.placement_gains)
     penalties = staticmethod(evaluation_gains.relocation_penalties)
