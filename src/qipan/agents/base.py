@@ -27,7 +27,7 @@ class Agent:
     #: critical (its search says when); others are given the target time alone.
     manages_time = False
     #: Time shares cannot set its levels (its search ends early or stops gaining at a fraction
-    #: of a second, or a small share leaves it below level 3's two-ply look): levels 4–8 give
+    #: of a second, or a small share leaves it no deeper than level 3's look): levels 4–8 give
     #: it the full time and set the level by lapses into level 3's move alone.
     levels_by_lapses = False
     #: For such an agent: levels 4-7's chance of playing level 3's move instead of its own,
