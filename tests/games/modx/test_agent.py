@@ -186,8 +186,8 @@ def plain_negamax(a, work, depth, widths, ply, player):
 
 @pytest.mark.parametrize("seed, plies", [(5, 14), (7, 24), (9, 32), (11, 30)])
 def test_the_deepening_finds_the_plain_negamax_value(seed, plies):
-    from qipan.games.modx.deepening import Deepening
     from qipan.games.modx.evaluation import WIN
+    from qipan.games.modx.search import Deepening
 
     state = played_into(seed, plies)
     a = load("modx", seed=1)

@@ -1,6 +1,6 @@
 """The ``modx`` agent. With two players: the iterative-deepening alpha-beta search over whole
-turns of ``deepening.py``, as deep as its time allows. With three or four: the two-ply
-selective search of ``search.py`` (shared with the frozen ``modx-classic``, ``classic.py``),
+turns of ``search.py`` (``Deepening``), as deep as its time allows. With three or four: the
+two-ply selective search of ``search.py`` (shared with the frozen ``modx-classic``, ``classic.py``),
 paranoid, its answers blended by ``caution``. Both use the move ordering of
 ``evaluation_gains.py`` (the classic values summed pattern by pattern from the rules'
 incremental counts, about 2.5 times faster) and the evaluation of
@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from ...core.move import Move
 from . import evaluation_gains, evaluation_outlook
-from .deepening import MAX_DEPTH, WIDTHS, Deepening
 from .rules import ModXState, placement_move
-from .search import SelectiveSearch
+from .search import MAX_DEPTH, WIDTHS, Deepening, SelectiveSearch
 
 #: The share of the worst answer in a candidate's value with 3-4 players (the rest is the mean
 #: of the answers tried). 0.7 scored 65 % of 50 screening games against ``modx-classic`` but
