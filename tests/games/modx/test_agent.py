@@ -211,7 +211,7 @@ def test_the_deepening_finds_the_plain_negamax_value(seed, plies):
 
 def test_the_deadline_ends_the_deepening_with_the_deepest_complete_answer():
     state = played_into(6, 16)
-    hurried = load("modx", seed=1, time=0.02)
+    hurried = load("modx", seed=1, time=0.002)  # 2 turns at 0.004 s here; 0.02 s reached 4 on some positions
     patient = load("modx", seed=1, depth=4)
     assert hurried.choose(state) in state.legal_moves()
     patient.choose(state)
