@@ -94,6 +94,28 @@ def test_unbounded_bot_limits_are_refused_on_every_backend(db_url, limits):
         assert post_raw(client, "/api/games", bot_game(b'{"time": 0.05}')).status_code == 201
 
 
+@pytest.mark.parametrize(
+    ("agent", "limits", "time"),
+    [
+        ("alphabeta", {"depth": 32}, "cap"),
+        ("mcts", {"iterations": 1_000_000}, "cap"),
+        ("alphabeta", {"depth": 3, "time": 0.5}, 0.5),
+        ("mcts", {}, None),
+    ],
+)
+def test_a_bot_with_a_depth_or_node_count_alone_is_stopped_by_the_longest_think(client, agent, limits, time):
+    from qipan.server.session import MAX_BOT_SECONDS
+
+    seats = [{"kind": "human", "join": True}, {"kind": "bot", "agent": agent, "limits": limits}]
+    gid, _ = create(client, seats)
+    session = client.portal.call(client.app.state.manager.get, gid)
+    bot = session.agent(1)
+    assert bot.time == (MAX_BOT_SECONDS if time == "cap" else time)
+    assert (bot.depth, bot.iterations) == (limits.get("depth"), limits.get("iterations", bot.iterations))
+    # The stored seat keeps what was asked for: the cap is the server's, not the player's.
+    assert client.get(f"/api/games/{gid}").json()["seats"][1].get("limits", limits) == limits
+
+
 # -- 3. deeply nested JSON -------------------------------------------------------------
 DEEP = b'{"game": "toy-ttt", "options": ' + b"[" * 3000 + b"]" * 3000 + b"}"
 MIDDLE = b'{"game": "toy-ttt", "seats": ' + b"[" * 100 + b"]" * 100 + b"}"

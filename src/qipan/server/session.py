@@ -282,6 +282,10 @@ class Session:
             s = self.seats[seat]
             limits = dict(s.limits or {})
             limits.setdefault("seed", (self.stored.seed * 31 + seat) % 2**31)
+            if "time" not in limits and ("depth" in limits or "iterations" in limits):
+                # A depth or a node count alone can take minutes (depth 32, a million
+                # playouts): the longest think stops such a bot too, as "time" would.
+                limits["time"] = MAX_BOT_SECONDS
             self.agents[seat] = _agents.load(s.agent, **limits)
         return self.agents[seat]
 
