@@ -1,13 +1,17 @@
-"""The Black Path agents: the solver player wins every line it should, the domino strategy
-never loses where it applies (and is no perfect player in the seed variant)."""
+"""The Black Path agents: the solver player wins every line it should and searches where it
+cannot solve, the safe playouts follow the rules, the domino strategy never loses where it
+applies (and is no perfect player in the seed variant)."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
 import qipan
-from qipan.games.blackpath.agent import DominoAgent, SolverAgent, domino_partners
-from qipan.games.blackpath.solver import solve
+from qipan.games.blackpath.agent import DominoAgent, SolverAgent, domino_partners, safe_playout
+from qipan.games.blackpath.board import BORDER, GOAL, OPEN
+from qipan.games.blackpath.solver import Solver, solve
 
 
 def test_solver_agent_wins_every_line_as_the_winning_side():
@@ -41,9 +45,86 @@ def test_solver_agent_counts_its_time_on_the_agents_clock(monkeypatch):
     state = qipan.load("blackpath", rows=12, cols=12).new()
     state.play("+")
     agent = SolverAgent(time=5.0, seed=1)
-    monkeypatch.setattr(agent._fallback, "select", lambda s: "fallback")
+    given = []
+    monkeypatch.setattr(agent._fallback, "select", lambda s: given.append(agent._fallback.time) or "fallback")
     assert agent.select(state) == "fallback"
-    assert len(readings) == 2  # the deadline set, then passed at the first check
+    # The solver's deadline set, then passed at its first check; the search gets what is left.
+    assert len(readings) == 3 and given == [0.001]
+
+
+def test_the_search_plays_where_the_solver_cannot_finish():
+    state = qipan.load("blackpath").new()
+    state.play("+")
+    agent = SolverAgent(time=0.05, seed=3)
+    move = agent.choose(state)
+    assert agent.last == "search" and move in state.legal_moves()
+    assert agent._fallback.last_iterations > 10
+
+
+def test_the_reference_midgame_plays_the_domino_move_until_the_solver_finishes():
+    from qipan.games.blackpath.agent import domino_move
+
+    state = qipan.load("blackpath").new()
+    state.play("+")
+    agent = qipan.agents.load("blackpath-solver", midgame="domino", time=0.02, seed=1)
+    move = agent.choose(state)
+    assert agent.last == "domino" and move == DominoAgent(seed=1).select(state)
+    assert domino_move(state) is None or move == domino_move(state)
+    with pytest.raises(qipan.OptionError):
+        qipan.agents.load("blackpath-solver", midgame="tables")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_without_a_winning_move_it_searches_and_never_goes_out_by_choice(seed):
+    """On 4x4 the second player wins: the first is lost from the start and plays on by the
+    tree search, whose safe playouts never choose the border while a tile stays on it, until
+    a random opponent's mistake gives it a win, which the solver then plays."""
+    state = qipan.load("blackpath", rows=4, cols=4).new()
+    agent, oracle = SolverAgent(time=0.05, seed=seed), Solver(4, 4)
+    rng = random.Random(seed)
+    while state.outcome is None:
+        if state.to_move == 0:
+            winning = oracle.best_move(state)
+            move = agent.choose(state)
+            if len(state.legal_moves()) > 1:
+                assert agent.last == ("search" if winning is None else "solver")
+            if state.safe_tiles():
+                assert state.where(move.data) != BORDER
+        else:
+            move = rng.choice(state.legal_moves())
+        state.play(move)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_safe_playout_is_a_legal_game_with_the_winner_the_rules_give(seed):
+    """The playout on raw tiles against the same game played through the rules: the same
+    random choices among the tiles that stay on the board give the same winner."""
+    game = qipan.load("blackpath", rows=5 + seed % 3, cols=5 + seed % 4, variant=("seed", "ww")[seed % 2])
+    state = game.new()
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(6)):  # a random start, played through the rules
+        if state.outcome is not None:
+            break
+        safe = [m for m in state.legal_moves() if state.where(m.data) == OPEN]
+        state.play(rng.choice(safe or state.legal_moves()))
+    if state.outcome is not None:
+        return
+    tiles = list(state.tiles)
+    winner = safe_playout(
+        tiles, game.neigh, game.goal, state.end_cell, state.end_side, state.to_move, random.Random(seed)
+    )
+    same = random.Random(seed)
+    while state.outcome is None:
+        kinds = {m: state.where(m.data) for m in state.legal_moves()}
+        goal = [m for m, k in kinds.items() if k == GOAL]
+        safe = sorted((m for m, k in kinds.items() if k == OPEN), key=lambda m: m.data)
+        if goal:
+            state.play(goal[0])
+        elif safe:
+            state.play(same.choice(safe))
+        else:  # every tile leads out: the rules end the game before this player moves
+            pytest.fail("a player without a safe tile was left to move")
+    assert state.outcome.winners == (winner,)
 
 
 def all_lines_won(state, agent, player) -> bool:

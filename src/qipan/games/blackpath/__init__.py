@@ -3,7 +3,7 @@
 from ...agents.base import AgentSpec, register_agent
 from ...core import GameSpec, Option, register
 from ...core.registry import register_command
-from .agent import DominoAgent, SolverAgent
+from .agent import MIDGAMES, DominoAgent, SolverAgent
 from .rules import BlackPathGame, BlackPathState
 from .solver import Solver, solve
 
@@ -70,10 +70,21 @@ register_agent(
     AgentSpec(
         "blackpath-solver",
         SolverAgent,
-        "perfect play by exhaustive search with memoisation (practical up to about 7x7)",
+        "perfect play by exhaustive search with memoisation (practical up to about 7x7); with a time "
+        "limit, where the solve does not finish in a share of it, Monte Carlo tree search with safe playouts",
         families=("blackpath",),
         players=(2,),
         strength=10,
+        options=(
+            Option(
+                "midgame",
+                str,
+                "search",
+                "what plays before the solver finishes in time: the tree search, or the domino move "
+                "(the agent of 2026, kept to measure against)",
+                choices=MIDGAMES,
+            ),
+        ),
     )
 )
 

@@ -1,13 +1,23 @@
-"""Black Path players: the Winning Ways domino strategy and the solver-backed perfect player."""
+"""Black Path players: the Winning Ways domino strategy, and the strongest player: the
+exact solver where it finishes in time, Monte Carlo tree search with safe playouts before."""
 
 from __future__ import annotations
 
 from ...agents import clock
 from ...agents.base import Agent
+from ...agents.mcts import MCTSAgent
 from ...core import Move
-from ...core.errors import SearchTimeout
-from .board import EMPTY, GOAL, tile_joining
+from ...core.errors import OptionError, SearchTimeout
+from .board import EMPTY, GOAL, OPEN, PAIR, follow, tile_joining
 from .solver import Solver
+
+#: Share of a move's time the exact solver gets before the tree search takes over (the
+#: solver's memo keeps what it finished, so later moves finish sooner).
+SOLVER_SHARE = 0.3
+#: Playouts of the tree search in a lost position when no time is given.
+UNTIMED_PLAYOUTS = 2000
+#: What plays before the solver finishes in time.
+MIDGAMES = ("search", "domino")
 
 
 def domino_partners(rows: int, cols: int) -> list[int]:
@@ -71,19 +81,62 @@ class DominoAgent(Agent):
         return self.rng.choice(safe or moves)
 
 
+def safe_playout(tiles: list[int], neigh, goal: int, cell: int, entry: int, mover: int, rng) -> int:
+    """The winner when the game is played on from the free end (``cell``, entered by side
+    ``entry``, ``mover`` to play) by players who take the goal when they can, else draw a
+    random tile that stays on the board, and go out only when every tile does. ``tiles``
+    is changed."""
+    while True:
+        options = []
+        for tile in (1, 2, 3):
+            tiles[cell] = tile
+            kind, nxt, nxt_entry, _ = follow(tiles, neigh, goal, cell, PAIR[tile][entry])
+            if kind == GOAL:
+                return mover
+            if kind == OPEN:
+                options.append((tile, nxt, nxt_entry))
+        if not options:
+            return 1 - mover  # forced out
+        tiles[cell], cell, entry = rng.choice(options)
+        mover = 1 - mover
+
+
+class SafePlayoutSearch(MCTSAgent):
+    """UCT whose playouts never leave the board by choice: uniformly random playouts end
+    in a few plies with a tile into the border and say little about a position."""
+
+    name = "blackpath-mcts"
+
+    def _playout(self, state) -> list[float]:
+        if state.outcome is not None:
+            return [state.outcome.reward(p) for p in range(2)]
+        g = state.game
+        winner = safe_playout(
+            list(state.tiles), g.neigh, g.goal, state.end_cell, state.end_side, state.to_move, self.rng
+        )
+        return [1.0 if p == winner else 0.0 for p in range(2)]
+
+
 class SolverAgent(Agent):
     """Perfect play from the exhaustive solver. The search is exact; with a ``time`` limit
-    a search that cannot finish in time falls back to the domino player's move."""
+    the solver gets a share of it (``SOLVER_SHARE``) and, where it cannot finish, Monte
+    Carlo tree search with safe playouts plays the rest of the time."""
 
     name = "blackpath-solver"
-    # Until ply 20-26 a solve needs more than 1.5 s, so within a level's second it plays the
-    # domino move whatever its share: the levels set its strength by lapses.
     levels_by_lapses = True
 
-    def __init__(self, **limits):
+    def __init__(self, midgame: str = "search", **limits):
         super().__init__(**limits)
+        if midgame not in MIDGAMES:
+            raise OptionError(f"midgame is one of {', '.join(MIDGAMES)}, not {midgame!r}")
+        #: "domino" plays the domino move until the solver finishes in time, as this agent
+        #: did before the search (kept to measure the search against).
+        self.midgame = midgame
         self._solvers: dict[tuple, Solver] = {}
-        self._fallback = DominoAgent(seed=self.seed)
+        self._fallback = SafePlayoutSearch(seed=self.seed)
+        self._domino = DominoAgent(seed=self.seed)
+        #: How the last move was chosen: "forced", "solver", "search" or "domino".
+        self.last = ""
 
     def _solver(self, game) -> Solver:
         options = (game.rows, game.cols, game.variant, game.options.get("start_arm", "horizontal"))
@@ -94,16 +147,33 @@ class SolverAgent(Agent):
     def select(self, state) -> Move:
         moves = state.legal_moves()
         if len(moves) == 1:
+            self.last = "forced"
             return moves[0]
         solver = self._solver(state.game)
         solver.clock = clock.now  # the agents' clock: CPU seconds in a match that asks for them
-        solver.deadline = clock.now() + self.time if self.time is not None else None
+        start = clock.now()
+        share = SOLVER_SHARE if self.midgame == "search" else 1.0
+        solver.deadline = start + share * self.time if self.time is not None else None
         try:
-            best = solver.best_move(state)
+            best, solved = solver.best_move(state), True
         except SearchTimeout:
-            return self._fallback.select(state)
+            best, solved = None, False
         if best is not None:
+            self.last = "solver"
             return best
-        # Lost anyway: stay on the board as long as possible.
-        safe = [m for m in moves if m.data in state.safe_tiles()]
-        return (safe or moves)[0]
+        if self.midgame == "domino":
+            if not solved:
+                self.last = "domino"
+                return self._domino.select(state)
+            self.last = "solver"
+            safe = [m for m in moves if m.data in state.safe_tiles()]
+            return (safe or moves)[0]  # lost anyway: stay on the board
+        # Not solved in time, or lost against perfect play: the tree search finds the move
+        # that leaves an imperfect opponent the most chances to go wrong.
+        search = self._fallback
+        if self.time is None:
+            search.time, search.iterations = None, UNTIMED_PLAYOUTS
+        else:
+            search.time, search.iterations = max(self.time - (clock.now() - start), 0.001), None
+        self.last = "search"
+        return search.select(state)
