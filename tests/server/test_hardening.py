@@ -95,23 +95,32 @@ def test_unbounded_bot_limits_are_refused_on_every_backend(db_url, limits):
 
 
 @pytest.mark.parametrize(
-    ("agent", "limits", "time"),
+    ("game", "agent", "limits", "time"),
     [
-        ("alphabeta", {"depth": 32}, "cap"),
-        ("mcts", {"iterations": 1_000_000}, "cap"),
-        ("alphabeta", {"depth": 3, "time": 0.5}, 0.5),
-        ("mcts", {}, None),
+        ("toy-ttt", "alphabeta", {"depth": 32}, "cap"),
+        ("toy-ttt", "mcts", {"iterations": 1_000_000}, "cap"),
+        ("toy-ttt", "mcts", {"depth": 5}, "cap"),
+        ("toy-ttt", "alphabeta", {"depth": 3, "time": 0.5}, 0.5),
+        ("toy-ttt", "mcts", {}, None),
+        # Untimed, the exact solver would think for hours on 8x8.
+        ("blackpath", "blackpath-solver", {}, "cap"),
     ],
 )
-def test_a_bot_with_a_depth_or_node_count_alone_is_stopped_by_the_longest_think(client, agent, limits, time):
+def test_a_bot_that_could_think_for_minutes_is_stopped_by_the_longest_think(
+    client, game, agent, limits, time
+):
+    from qipan import agents
     from qipan.server.session import MAX_BOT_SECONDS
 
     seats = [{"kind": "human", "join": True}, {"kind": "bot", "agent": agent, "limits": limits}]
-    gid, _ = create(client, seats)
+    gid, _ = create(client, seats, game=game)
     session = client.portal.call(client.app.state.manager.get, gid)
     bot = session.agent(1)
     assert bot.time == (MAX_BOT_SECONDS if time == "cap" else time)
-    assert (bot.depth, bot.iterations) == (limits.get("depth"), limits.get("iterations", bot.iterations))
+    # The agent's own defaults stay: an mcts bot with a depth alone still stops at its
+    # default playouts, long before the cap.
+    plain = agents.load(agent, **limits)
+    assert (bot.depth, bot.iterations) == (plain.depth, plain.iterations)
     # The stored seat keeps what was asked for: the cap is the server's, not the player's.
     assert client.get(f"/api/games/{gid}").json()["seats"][1].get("limits", limits) == limits
 

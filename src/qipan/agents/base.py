@@ -34,6 +34,9 @@ class Agent:
     #: where its strength does not grow evenly with the share of moves it searches (None: the
     #: levels' own ``steady_lapse``).
     steady_lapses: tuple[float, float, float, float] | None = None
+    #: Without a time limit its search may run for hours (an exact solve of a large board);
+    #: the server gives such a bot its longest think.
+    open_ended = False
 
     def __init__(
         self,

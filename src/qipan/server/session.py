@@ -282,11 +282,13 @@ class Session:
             s = self.seats[seat]
             limits = dict(s.limits or {})
             limits.setdefault("seed", (self.stored.seed * 31 + seat) % 2**31)
-            if "time" not in limits and ("depth" in limits or "iterations" in limits):
+            agent = _agents.load(s.agent, **limits)
+            if "time" not in limits and (agent.open_ended or "depth" in limits or "iterations" in limits):
                 # A depth or a node count alone can take minutes (depth 32, a million
-                # playouts): the longest think stops such a bot too, as "time" would.
-                limits["time"] = MAX_BOT_SECONDS
-            self.agents[seat] = _agents.load(s.agent, **limits)
+                # playouts), an exact solve hours: the longest think stops such a bot too.
+                # Set after construction, so that the agent's own defaults stay as they were.
+                agent.time = MAX_BOT_SECONDS
+            self.agents[seat] = agent
         return self.agents[seat]
 
     # -- play --------------------------------------------------------------------------

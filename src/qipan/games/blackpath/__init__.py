@@ -81,7 +81,7 @@ register_agent(
                 str,
                 "search",
                 "what plays before the solver finishes in time: the tree search, or the domino move "
-                "(the agent of 2026, kept to measure against)",
+                "(the earlier agent, kept to measure against)",
                 choices=MIDGAMES,
             ),
         ),
