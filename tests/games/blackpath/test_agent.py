@@ -46,7 +46,7 @@ def test_solver_agent_counts_its_time_on_the_agents_clock(monkeypatch):
     state.play("+")
     agent = SolverAgent(time=5.0, seed=1)
     given = []
-    monkeypatch.setattr(agent._fallback, "select", lambda s: given.append(agent._fallback.time) or "fallback")
+    monkeypatch.setattr(agent._search, "select", lambda s: given.append(agent._search.time) or "fallback")
     assert agent.select(state) == "fallback"
     # The solver's deadline set, then passed at its first check; the search gets what is left.
     assert len(readings) == 3 and given == [0.001]
@@ -55,10 +55,10 @@ def test_solver_agent_counts_its_time_on_the_agents_clock(monkeypatch):
 def test_the_search_plays_where_the_solver_cannot_finish():
     state = qipan.load("blackpath").new()
     state.play("+")
-    agent = SolverAgent(time=0.05, seed=3)
+    agent = SolverAgent(time=0.5, seed=3)
     move = agent.choose(state)
     assert agent.last == "search" and move in state.legal_moves()
-    assert agent._fallback.last_iterations > 10
+    assert agent._search.last_iterations > 10
 
 
 def test_the_reference_midgame_plays_the_domino_move_until_the_solver_finishes():
@@ -74,13 +74,14 @@ def test_the_reference_midgame_plays_the_domino_move_until_the_solver_finishes()
         qipan.agents.load("blackpath-solver", midgame="tables")
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(3))
 def test_without_a_winning_move_it_searches_and_never_goes_out_by_choice(seed):
     """On 4x4 the second player wins: the first is lost from the start and plays on by the
     tree search, whose safe playouts never choose the border while a tile stays on it, until
-    a random opponent's mistake gives it a win, which the solver then plays."""
+    a random opponent's mistake gives it a win, which the solver then plays. (Untimed: the
+    solve is exact and the search a fixed number of playouts, whatever the machine's load.)"""
     state = qipan.load("blackpath", rows=4, cols=4).new()
-    agent, oracle = SolverAgent(time=0.05, seed=seed), Solver(4, 4)
+    agent, oracle = SolverAgent(seed=seed), Solver(4, 4)
     rng = random.Random(seed)
     while state.outcome is None:
         if state.to_move == 0:

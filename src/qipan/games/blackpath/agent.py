@@ -103,7 +103,8 @@ def safe_playout(tiles: list[int], neigh, goal: int, cell: int, entry: int, move
 
 class SafePlayoutSearch(MCTSAgent):
     """UCT whose playouts never leave the board by choice: uniformly random playouts end
-    in a few plies with a tile into the border and say little about a position."""
+    in a few plies with a tile into the border and say little about a position. (Black Path
+    has no compiled kernel, whose own search would bypass these playouts.)"""
 
     name = "blackpath-mcts"
 
@@ -141,7 +142,7 @@ class SolverAgent(Agent):
         #: did before the search (kept to measure the search against).
         self.midgame = midgame
         self._solvers: dict[tuple, Solver] = {}
-        self._fallback = SafePlayoutSearch(seed=self.seed)
+        self._search = SafePlayoutSearch(seed=self.seed)
         self._domino = DominoAgent(seed=self.seed)
         #: How the last move was chosen: "forced", "solver", "search" or "domino".
         self.last = ""
@@ -178,7 +179,7 @@ class SolverAgent(Agent):
             return (safe or moves)[0]  # lost anyway: stay on the board
         # Not solved in time, or lost against perfect play: the tree search finds the move
         # that leaves an imperfect opponent the most chances to go wrong.
-        search = self._fallback
+        search = self._search
         if self.time is None:
             search.time, search.iterations = None, UNTIMED_PLAYOUTS
         else:
