@@ -47,6 +47,12 @@ def domino_partners(rows: int, cols: int) -> list[int]:
     return partner
 
 
+def on_board(state, moves: list[Move]) -> list[Move]:
+    """The moves whose tile keeps the path on the board; all of them where none does."""
+    safe = state.safe_tiles()
+    return [m for m in moves if m.data in safe] or moves
+
+
 def domino_move(state) -> Move | None:
     """The strategist's move: link the entry side to the side of the free end's domino
     partner, when that partner is empty. None when the invariant does not hold."""
@@ -77,8 +83,7 @@ class DominoAgent(Agent):
         move = domino_move(state)
         if move is not None:
             return move
-        safe = [m for m in moves if m.data in state.safe_tiles()]
-        return self.rng.choice(safe or moves)
+        return self.rng.choice(on_board(state, moves))
 
 
 def safe_playout(tiles: list[int], neigh, goal: int, cell: int, entry: int, mover: int, rng) -> int:
@@ -175,8 +180,7 @@ class SolverAgent(Agent):
                 self.last = "domino"
                 return self._domino.select(state)
             self.last = "solver"
-            safe = [m for m in moves if m.data in state.safe_tiles()]
-            return (safe or moves)[0]  # lost anyway: stay on the board
+            return on_board(state, moves)[0]  # lost anyway: stay on the board
         # Not solved in time, or lost against perfect play: the tree search finds the move
         # that leaves an imperfect opponent the most chances to go wrong.
         search = self._search
