@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 from ...agents import clock
 from ...agents.base import Agent
+from ...core.errors import SearchTimeout
 from ...core.move import Move
 from .board import RELOCATE, SETUP
 from .evaluation import WIN, setup_scores
@@ -151,10 +152,6 @@ EXACT, LOWER, UPPER = 0, 1, 2
 CLOCK_EVERY = 32
 
 
-class OutOfTime(Exception):
-    """The deadline passed in the middle of an iteration."""
-
-
 class Deepening:
     """One move's search. ``play_turn(work, move)`` plays a placement and the mover's joker
     relocations and returns how many moves that was; ``undo(work, count)`` takes them back."""
@@ -198,7 +195,7 @@ class Deepening:
                     values[move] = value
                     if value > found_value:
                         found, found_value = move, value
-            except OutOfTime:
+            except SearchTimeout:
                 if found is not None:
                     best = found
                 break
@@ -217,7 +214,7 @@ class Deepening:
             return self.evaluate(work, player)
         self.nodes += 1
         if self.deadline is not None and self.nodes % CLOCK_EVERY == 0 and clock.now() >= self.deadline:
-            raise OutOfTime
+            raise SearchTimeout
         key = work.key()
         entry = self.table.get(key)
         first = None
@@ -249,4 +246,4 @@ class Deepening:
         return best
 
 
-__all__ = ["Deepening", "OutOfTime", "SelectiveSearch"]
+__all__ = ["Deepening", "SelectiveSearch"]
