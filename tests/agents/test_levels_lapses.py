@@ -110,6 +110,7 @@ def test_the_lapses_fall_level_by_level():
         ("modx", True),
         ("tantrix", True),
         ("blackpath", True),
+        ("pipemania", True),
         ("trax", False),
         ("nine-mens-morris", False),
         ("pente", False),

@@ -83,6 +83,9 @@ def test_strongest_agent_for_each_game():
         "blackpath": "blackpath-solver",
         "modx-4": "modx",
         "tantrix": "tantrix",
+        "pipemania-2p": "pipemania",
+        "pipemania-race": "pipemania",
+        "pipemania": "mcts",  # one player by default: the duel's agent does not play it
     }
     for game_id, agent in expected.items():
         assert strongest_agent_name(qipan.load(game_id)) == agent, game_id

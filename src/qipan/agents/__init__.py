@@ -1,6 +1,7 @@
 """AI players. ``qipan.agents.load("mcts", time=1.0)``; game packages add their own."""
 
 from ..core.registry import Option
+from .alphabeta import OPTIONS as ALPHABETA_OPTIONS
 from .alphabeta import AlphaBetaAgent
 from .base import (
     LIMIT_OPTIONS,
@@ -45,16 +46,7 @@ register_agent(
         AlphaBetaAgent,
         "alpha-beta with iterative deepening and a transposition table (2 players)",
         players=(2,),
-        options=(
-            Option(
-                "table_size",
-                int,
-                1_000_000,
-                "transposition-table entries kept",
-                minimum=1,
-                maximum=100_000_000,
-            ),
-        ),
+        options=ALPHABETA_OPTIONS,
     )
 )
 

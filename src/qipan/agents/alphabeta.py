@@ -13,12 +13,18 @@ from __future__ import annotations
 from ..core.errors import OptionError, SearchTimeout
 from ..core.game import CHANCE, State
 from ..core.move import Move
+from ..core.registry import Option
 from . import clock
 from .base import Agent
 
 WIN = 1_000_000.0
 INF = float("inf")
 EXACT, LOWER, UPPER = 0, 1, 2
+
+#: The parameters of ``AlphaBetaAgent`` beyond the limits (and of the agents built on it).
+OPTIONS = (
+    Option("table_size", int, 1_000_000, "transposition-table entries kept", minimum=1, maximum=100_000_000),
+)
 
 
 #: Extra targets granted for an iteration whose best move changed or whose score fell.

@@ -213,11 +213,12 @@ def agents_for(game: Game, players: int | None = None) -> list[AgentSpec]:
 def strongest_agent_name(game: Game, players: int | None = None) -> str:
     """The agent to play ``game`` well: the preferred agent made for its family, else
     alpha-beta where the game provides an evaluation for two players, else MCTS."""
-    able = [a for a in agents_for(game, players) if a.default_ai]
+    # Without a count, the game's first (a solo preset's agent is not its duel's).
+    count = players if players is not None else game.players[0]
+    able = [a for a in agents_for(game, count) if a.default_ai]
     own = [a for a in able if a.families]
     if own:
         return max(own, key=lambda a: a.strength).name
-    count = players if players is not None else game.players[0]
     if count == 2 and game.has_evaluation and any(a.name == "alphabeta" for a in able):
         return "alphabeta"
     return "mcts"

@@ -1,8 +1,11 @@
 """Pipe Mania (接水管): registration of the tick-based model of the real-time puzzle and of
 its level record format."""
 
+from ...agents.alphabeta import OPTIONS as ALPHABETA_OPTIONS
+from ...agents.base import AgentSpec, register_agent
 from ...core import GameSpec, Option, register
 from ...core.formats import register_format
+from .agent import PipeManiaAgent
 from .records import LEVEL_RECORD_FORMAT
 from .rules import DEFAULTS, PipeManiaGame, PipeManiaState
 
@@ -133,5 +136,16 @@ register(
 )
 
 register_format(LEVEL_RECORD_FORMAT)
+register_agent(
+    AgentSpec(
+        "pipemania",
+        PipeManiaAgent,
+        "Pipe Mania, two players: alpha-beta over the flow's projected scores (the generic "
+        "alphabeta with the game's evaluation; its levels are set by lapses)",
+        families=("pipemania",),
+        players=(2,),
+        options=ALPHABETA_OPTIONS,
+    )
+)
 
-__all__ = ["PipeManiaGame", "PipeManiaState"]
+__all__ = ["PipeManiaAgent", "PipeManiaGame", "PipeManiaState"]
