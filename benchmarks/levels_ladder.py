@@ -480,6 +480,8 @@ def main() -> None:
         command = f"benchmarks/levels_ladder.py --game {preset} --time {args.time:g} --rounds {args.rounds} --seed {args.seed}"
         if args.opening_plies != 2:
             command += f" --opening-plies {args.opening_plies}"
+        if args.max_plies != 200:
+            command += f" --max-plies {args.max_plies}"
         data["opening_plies"] = args.opening_plies
         if args.neighbours:
             command += f" --neighbours {args.neighbours} --sprt {args.sprt}"
