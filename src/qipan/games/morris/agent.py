@@ -280,10 +280,10 @@ class MorrisSearching(Agent):
 
 
 class MorrisAgent(MorrisSearching):
-    """The strongest Morris player here: ``MorrisSearching`` with the search's blockade style
+    """The strongest Morris player here: ``MorrisSearching`` with the search's tuned style
     (an evaluation that knows mobility and blockades, reachable and running mills, double
-    threats and placement structure; blockade extensions; a contempt that grows with the
-    material edge)."""
+    threats and placement structure, its weights fitted to game results; a contempt that
+    grows with the material edge)."""
 
     name = "morris"
-    style = 1  # kernel_search.STYLE_BLOCKADE
+    style = 1  # kernel_search.STYLE_TUNED

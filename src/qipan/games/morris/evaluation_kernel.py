@@ -1,8 +1,9 @@
 """The compiled evaluations of Morris positions over the kernel's arrays (``kernel.py``):
 ``evaluate``, the twin of ``evaluation.evaluate`` that the generic ``mcts`` and
-``alphabeta`` searches use, and the ``morris`` agent's own (``strong_evaluate`` and, with
-the placement-phase blockade terms, ``blockade_evaluate``; one stone = 100), which its PVS
-(``kernel_search.py``) scores positions by.
+``alphabeta`` searches use; ``strong_evaluate`` (one stone = 100), which the fixed reference
+``morris-2026`` scores positions by; and the ``morris`` agent's own, ``tuned_evaluate``: the
+same terms and a few more as a vector of counts (``features``) with fitted weights. The PVS
+of both agents is in ``kernel_search.py``.
 
 They call ``kernel.py``'s compiled rules, so each is compiled with a cache emptied when this
 file, ``kernel.py`` or ``fast.py`` changes (``fast.njit_guarded``)."""
@@ -13,7 +14,7 @@ import math
 from pathlib import Path
 
 from ... import fast
-from ...fast import njit_guarded, popcount
+from ...fast import njit_guarded, np, popcount
 from . import kernel
 from .kernel import (
     _P_FLY_AT,
@@ -160,6 +161,87 @@ def _running_closed(pt, m, opp, empty, opp_flies):
 
 
 @njit
+def _closed_mills(pt, lines, nlines, own, opp, empty, opp_flies, sliding):
+    """The closed mills of ``own``: how many, their points, and while sliding how many open
+    and close again with no enemy stone to fill the gap and with one (``_running_closed``)."""
+    count = 0
+    mills = 0
+    free_runs = 0
+    openable = 0
+    for i in range(nlines):
+        m = lines[i]
+        if own & m == m:
+            mills |= m
+            count += 1
+            if sliding:
+                run = _running_closed(pt, m, opp, empty, opp_flies)
+                if run == W_FREE_RUN:
+                    free_runs += 1
+                elif run == W_OPENABLE:
+                    openable += 1
+    return count, mills, free_runs, openable
+
+
+@njit
+def _open_mills(pt, lines, nlines, own, empty, mills, sliding):
+    """The lines with two stones of ``own`` and the third point empty: the points that close
+    one (``once``) and two of them (``twice``); while sliding also those no stone can slide
+    into (``dead``), those a stone off the line can (``reaching``; ``running`` when it comes
+    from a closed mill) and their points (``reach``)."""
+    once = 0
+    twice = 0
+    reach = 0
+    dead = 0
+    reaching = 0
+    running = 0
+    for i in range(nlines):
+        m = lines[i]
+        x = m & ~own
+        if x == 0 or x & (x - 1) or not x & empty:
+            continue
+        twice |= once & x
+        once |= x
+        if sliding:
+            movers = pt[low_index(x), PT_NBR] & own & ~m
+            if movers == 0:
+                dead += 1
+            else:
+                reach |= x
+                if movers & mills:
+                    running += 1
+                else:
+                    reaching += 1
+    return once, twice, reach, dead, reaching, running
+
+
+@njit
+def _stone_terms(pt, own, empty):
+    """Over the stones of ``own``: free slides, stones without an empty neighbour, stones on
+    points of four and of three neighbours, and the empty points next to them."""
+    slides = 0
+    blocked = 0
+    junctions = 0
+    crosses = 0
+    liberties = 0
+    x = own
+    while x:
+        low = x & -x
+        x ^= low
+        nbr = pt[low_index(low), PT_NBR]
+        free = nbr & empty
+        liberties |= free
+        slides += popcount(free)
+        if free == 0:
+            blocked += 1
+        degree = popcount(nbr)
+        if degree >= 4:
+            junctions += 1
+        elif degree == 3:
+            crosses += 1
+    return slides, blocked, junctions, crosses, liberties
+
+
+@njit
 def side_terms(pt, lines, par, s, p, empty):
     """The evaluation terms of player ``p`` alone (``strong_evaluate`` subtracts the other's)."""
     own = s[S_BB0 + p]
@@ -173,49 +255,16 @@ def side_terms(pt, lines, par, s, p, empty):
     nlines = par[_P_NLINES]
     opp = s[S_BB0 + 1 - p]
     opp_flies = s[S_HAND0 + 1 - p] == 0 and popcount(opp) <= par[_P_FLY_AT]
-    mills = 0
-    for i in range(nlines):
-        m = lines[i]
-        if own & m == m:
-            mills |= m
-            score += W_MILL
-            if sliding:
-                score += _running_closed(pt, m, opp, empty, opp_flies)
-    once = 0
-    twice = 0
-    reach = 0
-    for i in range(nlines):
-        m = lines[i]
-        x = m & ~own
-        if x == 0 or x & (x - 1) or not x & empty:
-            continue
-        twice |= once & x
-        once |= x
-        if sliding:
-            movers = pt[low_index(x), PT_NBR] & own & ~m
-            if movers == 0:
-                score += W_DEAD
-            else:
-                reach |= x
-                threat = W_RUNNING if movers & mills else W_REACH
-                score += threat * FLYING_BLOCKS if opp_flies else threat
-    if not sliding:
+    count, mills, free_runs, openable = _closed_mills(pt, lines, nlines, own, opp, empty, opp_flies, sliding)
+    score += W_MILL * count + W_FREE_RUN * free_runs + W_OPENABLE * openable
+    once, twice, reach, dead, reaching, running = _open_mills(pt, lines, nlines, own, empty, mills, sliding)
+    if sliding:
+        threats = W_REACH * reaching + W_RUNNING * running
+        score += W_DEAD * dead + (threats * FLYING_BLOCKS if opp_flies else threats)
+    else:
         score += W_OPEN_PLACING * popcount(once) + W_DOUBLE_PLACING * popcount(twice)
         reach = once
-    slides = 0
-    blocked = 0
-    junctions = 0
-    x = own
-    while x:
-        low = x & -x
-        x ^= low
-        nbr = pt[low_index(low), PT_NBR]
-        free = popcount(nbr & empty)
-        slides += free
-        if free == 0:
-            blocked += 1
-        if popcount(nbr) >= 4:
-            junctions += 1
+    slides, blocked, junctions, _, _ = _stone_terms(pt, own, empty)
     if sliding:
         score += W_SLIDE * slides - W_BLOCKED * blocked - _near_blockade(slides)
     elif hand:
@@ -241,41 +290,92 @@ def strong_evaluate(pt, lines, par, s, player):
     return value if player == 0 else -value
 
 
-# -- the blockade-aware evaluation (style 1, the ``morris`` agent; style 0 is ``morris-2026``) ----
-# The independent engines won by blockades built during placement: stones on points with few
-# neighbours, groups whose last empty neighbours the opponent can still fill. These terms add
-# to ``side_terms`` while stones are in hand.
-W_JUNCTION_BLOCKADE = 8.0  # a stone on a point with four neighbours, while placing
-W_CROSS = 2.0  # ... with three
-W_LIBERTY = 4.0  # a distinct empty point next to our stones, while placing
-W_TRAPPED = 20.0  # per stone of a group the opponent can shut in with the stones in hand
+# -- the ``morris`` agent's evaluation since issue 38: the terms above as counts, with a few
+# placement-phase terms more, weighed by weights fitted to the results of games
+# (benchmarks/morris_tune.py). ``strong_evaluate`` above stays as it was: the fixed reference
+# ``morris-2026`` plays by it.
+#: The terms of a side (``side_features``), each a count or a share of one.
+FEATURES = (
+    "stone",  # stones on the board and in hand
+    "mill",  # closed mills
+    "free_run",  # sliding: a closed mill that opens and closes again, no enemy can fill the gap
+    "openable",  # ... one whose gap an enemy stone next to it (or a flying one) could fill
+    "dead",  # sliding: a potential mill no stone can slide into
+    "reach",  # sliding: a mill point a stone not on that line can slide to
+    "running",  # ... a stone of a closed mill
+    "reach_flying",  # the same two against a flying opponent
+    "running_flying",
+    "open_placing",  # placing: a point that closes a mill
+    "double_placing",  # ... two mills at once
+    "open_flying",  # flying: the same two
+    "double_flying",
+    "slide",  # sliding: a free slide
+    "blocked",  # sliding: a stone without an empty neighbour
+    "slides_0",  # sliding with this many slides left (at most three)
+    "slides_1",
+    "slides_2",
+    "slides_3",
+    "slide_placing",  # placing: a free slide, foreseen; weighed from the first weight to the
+    "slide_placing_late",  # second over the last ``RAMP_HAND`` stones in hand
+    "blocked_placing",  # placing: a stone without an empty neighbour, the same way
+    "blocked_placing_late",
+    "junction",  # placing (either side): a stone on a point with four neighbours
+    "cross",  # ... with three
+    "liberty",  # ... an empty point next to the side's stones
+    "trapped",  # ... a stone in a group the opponent can shut in with the stones in hand
+    "tempo",  # the side to move can close a mill now
+    "fork",  # the side not to move threatens two mills
+    "fork_flying",  # ... against a flying opponent, who blocks one threat anywhere
+    "hand",  # stones in hand
+)
+N_FEATURES = len(FEATURES)
+F = {name: i for i, name in enumerate(FEATURES)}
+
+#: The weights of ``FEATURES`` (one stone = 100) fitted by ``benchmarks/morris_tune.py`` to
+#: the games named in ``benchmarks/results/morris.md``.
+TUNED_WEIGHTS = np.array(
+    [
+        100.0,  # stone
+        16.6,  # mill
+        69.8,  # free_run
+        11.4,  # openable
+        2.5,  # dead
+        56.6,  # reach
+        88.0,  # running
+        10.3,  # reach_flying
+        21.9,  # running_flying
+        19.8,  # open_placing
+        45.0,  # double_placing
+        28.3,  # open_flying
+        45.0,  # double_flying
+        -4.7,  # slide
+        -47.0,  # blocked
+        -140.0,  # slides_0
+        -60.9,  # slides_1
+        -27.2,  # slides_2
+        -11.3,  # slides_3
+        23.1,  # slide_placing
+        12.7,  # slide_placing_late
+        -17.1,  # blocked_placing
+        -23.3,  # blocked_placing_late
+        8.4,  # junction
+        2.7,  # cross
+        23.2,  # liberty
+        -5.8,  # trapped
+        65.0,  # tempo
+        61.1,  # fork
+        150.4,  # fork_flying
+        0.6,  # hand
+    ]
+)
 
 
 @njit
-def blockade_terms(pt, par, s, p, empty):
-    """Player ``p``'s placement-phase blockade terms (0 once both hands are empty)."""
-    hand = s[S_HAND0 + p]
-    opp_hand = s[S_HAND0 + 1 - p]
-    if hand == 0 and opp_hand == 0:
-        return 0.0
-    own = s[S_BB0 + p]
-    score = 0.0
-    liberties = 0
-    x = own
-    while x:
-        low = x & -x
-        x ^= low
-        nbr = pt[low_index(low), PT_NBR]
-        liberties |= nbr & empty
-        degree = popcount(nbr)
-        if degree >= 4:
-            score += W_JUNCTION_BLOCKADE
-        elif degree == 3:
-            score += W_CROSS
-    score += W_LIBERTY * popcount(liberties)
-    # Groups of stones (connected through our own stones) with at most as many empty
-    # neighbours as the opponent can still fill, and no more than two: shut in at the start
-    # of the sliding phase unless our own placements free them.
+def _trapped(pt, own, empty, opp_hand):
+    """Stones of ``own`` in groups (connected through ``own``) with at most two empty
+    neighbours, no more than the opponent can still fill: shut in at the start of the sliding
+    phase unless the side's own placements free them; a group counts more the fewer it has."""
+    trapped = 0.0
     rest = own
     while rest:
         group = rest & -rest
@@ -298,14 +398,79 @@ def blockade_terms(pt, par, s, p, empty):
             libs |= pt[low_index(low), PT_NBR] & empty
         n_libs = popcount(libs)
         if n_libs <= 2 and n_libs <= opp_hand:
-            score -= W_TRAPPED * popcount(group) * (3 - n_libs) / 3.0
-    return score
+            trapped += popcount(group) * (3 - n_libs) / 3.0
+    return trapped
 
 
 @njit
-def blockade_evaluate(pt, lines, par, s, player):
-    """``strong_evaluate`` with the placement-phase blockade terms (the ``morris`` agent)."""
+def side_features(pt, lines, par, s, p, empty, f, sign):
+    """Adds ``sign`` times player ``p``'s terms (``FEATURES``) to ``f``."""
+    own = s[S_BB0 + p]
+    hand = s[S_HAND0 + p]
+    on_board = popcount(own)
+    flies = hand == 0 and on_board <= par[_P_FLY_AT]
+    sliding = hand == 0 and not flies
+    if par[_P_LINE_GOAL] == 0:
+        f[0] += sign * (hand + on_board)
+    f[30] += sign * hand
+    nlines = par[_P_NLINES]
+    opp = s[S_BB0 + 1 - p]
+    opp_hand = s[S_HAND0 + 1 - p]
+    opp_flies = opp_hand == 0 and popcount(opp) <= par[_P_FLY_AT]
+    count, mills, free_runs, openable = _closed_mills(pt, lines, nlines, own, opp, empty, opp_flies, sliding)
+    f[1] += sign * count
+    f[2] += sign * free_runs
+    f[3] += sign * openable
+    once, twice, reach, dead, reaching, running = _open_mills(pt, lines, nlines, own, empty, mills, sliding)
+    if sliding:
+        f[4] += sign * dead
+        k = 7 if opp_flies else 5
+        f[k] += sign * reaching
+        f[k + 1] += sign * running
+    else:
+        k = 11 if flies else 9
+        f[k] += sign * popcount(once)
+        f[k + 1] += sign * popcount(twice)
+        reach = once
+    slides, blocked, junctions, crosses, liberties = _stone_terms(pt, own, empty)
+    if sliding:
+        f[13] += sign * slides
+        f[14] += sign * blocked
+        if slides <= 3:
+            f[15 + slides] += sign
+    elif hand:
+        late = max(0.0, (RAMP_HAND - hand) / RAMP_HAND)
+        f[19] += sign * slides * (1.0 - late)
+        f[20] += sign * slides * late
+        f[21] += sign * blocked * (1.0 - late)
+        f[22] += sign * blocked * late
+    if hand or opp_hand:
+        f[23] += sign * junctions
+        f[24] += sign * crosses
+        f[25] += sign * popcount(liberties)
+        f[26] += sign * _trapped(pt, own, empty, opp_hand)
+    if reach:
+        if s[S_TO_MOVE] == p:
+            f[27] += sign
+        elif popcount(reach) >= 2:
+            f[29 if opp_flies and sliding else 28] += sign
+
+
+@njit
+def features(pt, lines, par, s, f):
+    """White's terms minus Black's into ``f`` (``FEATURES``), of a position in play."""
     empty = par[_P_FULL] ^ (s[S_BB0] | s[S_BB1])
-    value = side_terms(pt, lines, par, s, 0, empty) - side_terms(pt, lines, par, s, 1, empty)
-    value += blockade_terms(pt, par, s, 0, empty) - blockade_terms(pt, par, s, 1, empty)
+    f[:] = 0.0
+    side_features(pt, lines, par, s, 0, empty, f, 1.0)
+    side_features(pt, lines, par, s, 1, empty, f, -1.0)
+
+
+@njit
+def tuned_evaluate(pt, lines, par, s, player, f):
+    """The ``morris`` agent's static value of a position in play, for ``player``: its
+    ``features`` (into the scratch array ``f``) weighed by ``TUNED_WEIGHTS``."""
+    features(pt, lines, par, s, f)
+    value = 0.0
+    for i in range(N_FEATURES):
+        value += f[i] * TUNED_WEIGHTS[i]
     return value if player == 0 else -value

@@ -5,9 +5,10 @@ playouts cut at ``playout_cap`` plies and scored by the evaluation, the most vis
 move); the alpha-beta hooks of ``agents/ab_kernel.py`` (the generic ``alphabeta`` agent's
 values: the evaluation at the horizon, a win ``WIN - ply``; a transposition table on the exact
 position key, killer moves and a history table); and the ``morris`` agent's own search
-(``pvs_root``, driven by ``search.py``) on its evaluation ``strong_evaluate``: PVS with a
-quiescence search of removals, late move reductions, single-reply extensions and a contempt
-for draws (in the blockade style also blockade extensions and threats ordered early).
+(``pvs_root``, driven by ``search.py``): PVS with a quiescence search of removals, late move
+reductions, single-reply extensions and a contempt for draws, in two styles: the fixed
+reference ``morris-2026`` on ``strong_evaluate``, the ``morris`` agent on ``tuned_evaluate``
+with a contempt that grows with its material edge and the n-move rule's count weighed in.
 
 Every function here calls ``kernel.py``'s compiled rules, and Numba's disk cache watches a
 function's own file only: each is compiled with a cache emptied when one of ``SOURCES``
@@ -43,9 +44,8 @@ from ...agents.ab_kernel import (
 from ...agents.uct_kernel import M_NODES, N_GAME, Tree, append_node, best_move
 from ...fast import njit_guarded, njit_inline, njit_typed, np, popcount, rand_below, seed_word
 from . import evaluation_kernel, kernel
-from .evaluation_kernel import W_STONE, blockade_evaluate, evaluate, strong_evaluate
+from .evaluation_kernel import N_FEATURES, W_STONE, evaluate, strong_evaluate, tuned_evaluate
 from .kernel import (
-    _P_FLY_AT,
     _P_FULL,
     _P_NLINES,
     _P_NMOVE,
@@ -55,9 +55,6 @@ from .kernel import (
     MAX_MOVES,
     ONGOING,
     OVERFLOW,
-    PT_NBR,
-    PT_NPAIRS,
-    PT_PAIRS,
     S_BB0,
     S_BB1,
     S_HAND0,
@@ -70,7 +67,6 @@ from .kernel import (
     RuleArrays,
     closers,
     legal_moves,
-    low_index,
     play,
     position_key,
 )
@@ -272,39 +268,6 @@ def order(lines, par, s, moves, scores, n, tt_move, killers, history, ply):
         scores[i] = score
 
 
-#: The ordering bonus of a quiet move that makes a mill threat (two of ours on a line, the
-#: third point empty): after the killers and the blocks of the opponent's mill points.
-THREAT_BONUS = 1 << 31
-
-
-@njit
-def order_threats(pt, par, s, moves, scores, n):
-    """Raise the scores ``order`` gave the quiet moves that leave a new mill threat, two
-    threats higher still (the blockade style's ordering: the moves that force replies)."""
-    own = s[S_BB0 + s[S_TO_MOVE]]
-    empty = par[_P_FULL] ^ (s[S_BB0] | s[S_BB1])
-    for i in range(n):
-        code = moves[i]
-        if code >> 10 or scores[i] >= THREAT_BONUS:
-            continue
-        f = (code & 31) - 1
-        to = (code >> 5 & 31) - 1
-        if to < 0:
-            continue
-        mine, free = own, empty & ~(1 << to)
-        if f >= 0:
-            mine &= ~(1 << f)
-            free |= 1 << f
-        threats = 0
-        for k in range(pt[to, PT_NPAIRS]):
-            pair = pt[to, PT_PAIRS + k]
-            ours = pair & mine
-            if ours and not ours & (ours - 1) and pair & free:
-                threats += 1
-        if threats:
-            scores[i] = THREAT_BONUS * threats + scores[i] % THREAT_BONUS
-
-
 @njit_inline
 def ab_over(G, s):
     r = s[S_RESULT]
@@ -386,68 +349,32 @@ def alphabeta(kernel, state, depth=None, deadline=None, table_bits: int = 18):
 # PVS with a capture quiescence search, late move reductions and single-reply extensions, on
 # an evaluation (one stone = 100) that knows what decides games between engines: mobility and
 # blockades, mills a stone can actually reach (open and running mills), double threats,
-# placement structure (potential mills, junction points) and stones in hand. Kept apart from
-# the reference ``evaluate`` and the alpha-beta hooks above, which the ``alphabeta`` agent uses.
+# placement structure (potential mills, junction points, groups that can be shut in) and
+# stones in hand. Kept apart from the reference ``evaluate`` and the alpha-beta hooks above,
+# which the ``alphabeta`` agent uses.
 PVS_MAX_PLY = 96
 #: Plies of removals searched past the horizon.
 QDEPTH = 4
 
 
-@njit
-def slides_of(pt, par, s, p):
-    """Free slides of player ``p`` when ``p`` slides (no stones in hand, not flying), else -1."""
-    own = s[S_BB0 + p]
-    if s[S_HAND0 + p] or popcount(own) <= par[_P_FLY_AT]:
-        return -1
-    empty = par[_P_FULL] ^ (s[S_BB0] | s[S_BB1])
-    slides = 0
-    x = own
-    while x:
-        low = x & -x
-        x ^= low
-        slides += popcount(pt[low_index(low), PT_NBR] & empty)
-    return slides
-
-
-@njit
-def near_blockade(pt, par, s):
-    """The side to move slides and has at most ``NEAR_BLOCKADE`` slides left (the move just
-    played squeezed it): a blockade may follow."""
-    p = s[S_TO_MOVE]
-    if p < 0:
-        return False
-    n = slides_of(pt, par, s, p)
-    return 0 <= n <= NEAR_BLOCKADE
-
-
-#: Slides left at which a position counts as near a blockade (searched a ply deeper).
-NEAR_BLOCKADE = 2
-
-
 #: ``counters`` slots of the ``morris`` search beyond the reference's: the root player and
 #: the contempt (what a draw costs the root player, in evaluation units).
 C_ROOT, C_CONTEMPT = 3, 4
-#: The search's style (0: the 2026 reference ``morris-2026``; 1: blockade terms, blockade
-#: extensions, the n-move rule weighed in) and the root iteration's depth.
-C_STYLE, C_DEPTH = 5, 6
-N_COUNTERS = 7
-STYLE_2026, STYLE_BLOCKADE = 0, 1
+#: The search's style (0: the 2026 reference ``morris-2026``; 1: the ``morris`` agent's fitted
+#: evaluation with the n-move rule weighed in).
+C_STYLE = 5
+N_COUNTERS = 6
+STYLE_2026, STYLE_TUNED = 0, 1
 
 
 @njit
-def _static_value(pt, lines, par, s, player, counters):
-    """The evaluation of the counters' style; style 1 draws it towards the draw's value as
-    the n-move rule's count runs up (the side ahead presses before the draw comes), by at
-    most ``DRAW_PULL``."""
+def _static_value(pt, lines, par, s, player, counters, scratch):
+    """The evaluation of the counters' style (``scratch``: room for the features); style 1
+    draws it towards the draw's value as the n-move rule's count runs up (the side ahead
+    presses before the draw comes), by at most ``DRAW_PULL``."""
     if counters[C_STYLE] == STYLE_2026:
         return strong_evaluate(pt, lines, par, s, player)
-    # The placement blockade terms for the second player only: its placements are the ones the
-    # engines punished, and as the first player they lost games to the 2026 reference
-    # (benchmarks/results/morris.md).
-    if counters[C_ROOT] == 1:
-        value = blockade_evaluate(pt, lines, par, s, player)
-    else:
-        value = strong_evaluate(pt, lines, par, s, player)
+    value = tuned_evaluate(pt, lines, par, s, player, scratch)
     limit = par[_P_NMOVE]
     if limit and s[S_NMOVE] > limit // 2:
         contempt = float(counters[C_CONTEMPT])
@@ -457,7 +384,7 @@ def _static_value(pt, lines, par, s, player, counters):
     return value
 
 
-#: How far the n-move rule's count pulls the blockade style's evaluation towards the draw at
+#: How far the n-move rule's count pulls the tuned style's evaluation towards the draw at
 #: most: less than a stone, so a removal that resets the count is never worth a stone to the
 #: side that suffers it (pulled all the way, two stones up at the count's end were worth less
 #: than one stone up at its start: the side ahead gave a stone away).
@@ -497,8 +424,8 @@ def _count_node(counters):
 
 class PVSWork(NamedTuple):
     """The arrays of one ``morris`` search: the transposition table (kept over a game's
-    moves), killers, history, the moves, their scores and the state header of each ply, and
-    the counters (``C_*``)."""
+    moves), killers, history, the moves, their scores and the state header of each ply, the
+    counters (``C_*``) and room for the evaluation's features."""
 
     tt_keys: np.ndarray
     tt_ints: np.ndarray
@@ -509,6 +436,7 @@ class PVSWork(NamedTuple):
     scores: np.ndarray
     saved: np.ndarray
     counters: np.ndarray
+    features: np.ndarray
 
 
 def pvs_work(tt_keys, tt_ints, tt_vals, history) -> PVSWork:
@@ -523,6 +451,7 @@ def pvs_work(tt_keys, tt_ints, tt_vals, history) -> PVSWork:
         scores=np.empty((PVS_MAX_PLY, MAX_MOVES), np.int64),
         saved=np.empty((PVS_MAX_PLY, HEADER), np.int64),
         counters=np.zeros(N_COUNTERS, np.int64),
+        features=np.zeros(N_FEATURES, np.float64),
     )
 
 
@@ -545,7 +474,7 @@ def _quiesce(R, W, s, alpha, beta, ply, qdepth, player):
     r = s[S_RESULT]
     if r != ONGOING and r != OVERFLOW:
         return _ended(s, ply, player, counters)
-    stand = _static_value(R.pt, R.lines, R.par, s, player, counters)
+    stand = _static_value(R.pt, R.lines, R.par, s, player, counters, W.features)
     if qdepth <= 0 or r == OVERFLOW or stand >= beta or counters[C_ABORT]:
         return stand
     if stand > alpha:
@@ -598,8 +527,6 @@ def _pvs(R, W, s, depth, alpha, beta, ply, player):
     n = legal_moves(R.pt, R.lines, R.par, s, moves)
     sc = W.scores[ply]
     order(R.lines, R.par, s, moves, sc, n, tt_move, W.killers, W.history, ply)
-    if counters[C_STYLE] == STYLE_BLOCKADE:
-        order_threats(R.pt, R.par, s, moves, sc, n)
     keep = W.saved[ply]
     keep[:] = s[:HEADER]
     # A single reply is searched a ply deeper: forced lines (blockades, mills) decide games.
@@ -611,20 +538,13 @@ def _pvs(R, W, s, depth, alpha, beta, ply, player):
         code = pick(moves, sc, i, n)
         play(R.pt, R.par, s, code)
         d = depth - 1 + extend
-        if (
-            not extend
-            and counters[C_STYLE] == STYLE_BLOCKADE
-            and ply + depth < 2 * counters[C_DEPTH]
-            and near_blockade(R.pt, R.par, s)
-        ):
-            d += 1  # a slide or placement that leaves a side nearly blocked: see it through
         if i == 0:
             v = -_pvs(R, W, s, d, -beta, -alpha, ply + 1, 1 - player)
         else:
             # Late quiet moves are tried a ply shallower first (late move reduction).
             reduce = 1 if depth >= 3 and i >= 4 and code >> 10 == 0 else 0
             v = -_pvs(R, W, s, d - reduce, -alpha - 1.0, -alpha, ply + 1, 1 - player)
-            if reduce and v > alpha and counters[C_STYLE] == STYLE_BLOCKADE:
+            if reduce and v > alpha and counters[C_STYLE] == STYLE_TUNED:
                 # The reduced move beat alpha: at full depth with the null window first.
                 s[:HEADER] = keep
                 play(R.pt, R.par, s, code)
@@ -659,7 +579,6 @@ def pvs_root(R, W, s, root_moves, fixed, depth, alpha, beta, values):
     work = s.copy()
     keep = s[:HEADER].copy()
     player = s[S_TO_MOVE]
-    counters[C_DEPTH] = depth
     best = -1
     best_value = -INF
     for i in range(root_moves.shape[0]):
