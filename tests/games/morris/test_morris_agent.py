@@ -506,3 +506,32 @@ def test_the_draw_by_the_n_move_rule_weighs_in_as_its_count_runs_up():
     # Never so far that losing a stone (which resets the count) looks better.
     one_up = kernel.state(game.position("W:a1,a4,a7,d7,g7,g4 B:d2,f4,e5,c3,f6 hands:0,0 to:W nmove:0"))
     assert value(99) > _static_value(kernel.pt, kernel.lines, kernel.par, one_up, 0, counters, scratch)
+
+
+@needs_kernels
+@pytest.mark.parametrize("preset", ["zhiqi", "twelve-mens-morris", "six-mens-morris"])
+def test_where_the_weights_were_not_fitted_it_searches_as_the_2026_reference(preset):
+    from qipan.games.morris.evaluation_kernel import fitted_for
+
+    game = qipan.load(preset)
+    assert not fitted_for(game.new().rules)
+    rng = random.Random(4)
+    state = game.new()
+    for _ in range(12):
+        state.play(rng.choice(state.legal_moves()))
+    agent = load_agent("morris", depth=5, seed=2, book=False)
+    reference = load_agent("morris-2026", depth=5, seed=2, book=False)
+    assert agent.choose(state) == reference.choose(state)
+    assert agent.last_result.nodes == reference.last_result.nodes
+
+
+@needs_kernels
+@pytest.mark.parametrize("preset", ["nine-mens-morris", "openspiel"])
+def test_on_the_nine_mens_morris_board_it_searches_with_the_fitted_weights(preset):
+    from qipan.games.morris.evaluation_kernel import fitted_for
+
+    game = qipan.load(preset)
+    assert fitted_for(game.new().rules)
+    agent = load_agent("morris", depth=4, seed=2, book=False)
+    agent.choose(game.new())
+    assert agent._searchers[game.kernel().rules].style == 1

@@ -186,6 +186,10 @@ class MorrisSearching(Agent):
     #: imported here).
     style: int
 
+    def style_for(self, rules) -> int:
+        """The search style on a rule set: ``style`` wherever it was measured."""
+        return self.style
+
     def __init__(self, tables: str | None = None, book: bool = True, **limits):
         super().__init__(**limits)
         if self.time is None and self.depth is None and self.iterations is None:
@@ -239,7 +243,7 @@ class MorrisSearching(Agent):
             fixed = [self._table_value(state, kernel, tables, code) for code in codes]
         searcher = self._searchers.get(kernel.rules)
         if searcher is None:
-            searcher = self._searchers[kernel.rules] = Searcher(kernel, style=self.style)
+            searcher = self._searchers[kernel.rules] = Searcher(kernel, style=self.style_for(kernel.rules))
         result = searcher.search(
             state, codes, fixed, depth=self.depth, deadline=deadline, nodes=self.iterations
         )
@@ -287,3 +291,11 @@ class MorrisAgent(MorrisSearching):
 
     name = "morris"
     style = 1  # kernel_search.STYLE_TUNED
+
+    def style_for(self, rules) -> int:
+        """The tuned style where its weights were fitted (``evaluation_kernel.fitted_for``),
+        elsewhere the 2026 style: the weights of Nine Men's Morris lost on 直棋 (23.5 / 60
+        against ``morris-2026``, benchmarks/results/morris.md)."""
+        from .evaluation_kernel import fitted_for
+
+        return self.style if fitted_for(rules) else 0  # kernel_search.STYLE_2026

@@ -331,8 +331,15 @@ FEATURES = (
 N_FEATURES = len(FEATURES)
 F = {name: i for i, name in enumerate(FEATURES)}
 
+
+def fitted_for(rules) -> bool:
+    """Whether ``TUNED_WEIGHTS`` were fitted to games of rules like these: Nine Men's Morris's
+    board (no diagonals), its mills and its captures, whatever the other options."""
+    return rules.board == "nine" and not rules.diagonals and rules.goal == "mill" and rules.captures == "mill"
+
+
 #: The weights of ``FEATURES`` (one stone = 100) fitted by ``benchmarks/morris_tune.py`` to
-#: the games named in ``benchmarks/results/morris.md``.
+#: the games of Nine Men's Morris named in ``benchmarks/results/morris.md``.
 TUNED_WEIGHTS = np.array(
     [
         100.0,  # stone
