@@ -108,7 +108,7 @@ def fit(x, y, start, k, steps: int, rate: float, free_stone: bool, ridge: float)
     w = start.copy()
     fixed = x.std(axis=0) == 0
     if not free_stone:
-        fixed[ek.F["stone"]] = True
+        fixed[ek.FEATURE_INDEX["stone"]] = True
     m, v = np.zeros_like(w), np.zeros_like(w)
     for step in range(1, steps + 1):
         p = 1.0 / (1.0 + np.exp(-(x @ w) / k))
@@ -117,7 +117,7 @@ def fit(x, y, start, k, steps: int, rate: float, free_stone: bool, ridge: float)
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad * grad
         w -= rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-12)
-    return w * (ek.W_STONE / w[ek.F["stone"]]), fixed
+    return w * (ek.W_STONE / w[ek.FEATURE_INDEX["stone"]]), fixed
 
 
 def best_k(x, y, w) -> float:

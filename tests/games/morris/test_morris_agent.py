@@ -129,7 +129,13 @@ def test_against_a_flying_opponent_two_threats_count_far_more_than_one():
 @needs_kernels
 def test_the_agents_evaluation_is_its_features_weighed_by_the_fitted_weights():
     from qipan.fast import np
-    from qipan.games.morris.evaluation_kernel import N_FEATURES, TUNED_WEIGHTS, F, features, tuned_evaluate
+    from qipan.games.morris.evaluation_kernel import (
+        FEATURES,
+        N_FEATURES,
+        TUNED_WEIGHTS,
+        features,
+        tuned_evaluate,
+    )
 
     game = qipan.load("nine-mens-morris")
     kernel = game.kernel()
@@ -137,7 +143,7 @@ def test_the_agents_evaluation_is_its_features_weighed_by_the_fitted_weights():
 
     def terms(text):
         features(kernel.pt, kernel.lines, kernel.par, kernel.state(game.position(text)), f)
-        return dict(zip(F, f.tolist(), strict=True))
+        return dict(zip(FEATURES, f.tolist(), strict=True))
 
     # Placing: e4 has three neighbours, d2 four, a1 two; the empty points next to White's
     # stones are e3, e5, f4, d1, d3, b2, f2, next to Black's a4 and d1 (d1 is counted for both).

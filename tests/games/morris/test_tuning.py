@@ -67,7 +67,7 @@ def test_the_fit_lowers_the_error_and_keeps_a_stone_at_100(tune, games_file):
     k = 300
     fitted, fixed = tune.fit(x, y, start, k, steps=300, rate=0.5, free_stone=False, ridge=0.0)
     assert tune.error(x, y, fitted, k) < tune.error(x, y, start, k)
-    stone = tune.ek.F["stone"]
+    stone = tune.ek.FEATURE_INDEX["stone"]
     assert fitted[stone] == 100.0 and fixed[stone]
     # A feature these games never show keeps its start.
     assert (fitted[fixed] == start[fixed]).all()

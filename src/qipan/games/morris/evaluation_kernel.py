@@ -329,7 +329,7 @@ FEATURES = (
     "hand",  # stones in hand
 )
 N_FEATURES = len(FEATURES)
-F = {name: i for i, name in enumerate(FEATURES)}
+FEATURE_INDEX = {name: i for i, name in enumerate(FEATURES)}
 
 
 def fitted_for(rules) -> bool:
@@ -411,7 +411,8 @@ def _trapped(pt, own, empty, opp_hand):
 
 @njit
 def side_features(pt, lines, par, s, p, empty, f, sign):
-    """Adds ``sign`` times player ``p``'s terms (``FEATURES``) to ``f``."""
+    """Adds ``sign`` times player ``p``'s terms to ``f`` (at their places in ``FEATURES``:
+    compiled code indexes by number)."""
     own = s[S_BB0 + p]
     hand = s[S_HAND0 + p]
     on_board = popcount(own)
