@@ -8,6 +8,9 @@ hand-set weights best.
     .venv/bin/python benchmarks/morris_tune.py benchmarks/results/runs/morris-tuning-*.json.gz
     .venv/bin/python benchmarks/morris_tune.py GAMES... --write   # into evaluation_kernel.py
 
+The default ridge (1e-6) is the one ``TUNED_WEIGHTS`` were fitted with; ``--ridge 0`` fits
+freely (it scored less in play: benchmarks/results/morris.md).
+
 The games are ``benchmarks/morris_strength.py --out`` files (``.json`` or ``.json.gz``). A
 fifth of the games (seeded) is held out: the error on them is printed before and after, so a
 fit that only learns its own games shows.
@@ -26,8 +29,7 @@ from qipan.fast import np
 from qipan.games.morris import evaluation_kernel as ek
 
 #: The hand-set weights of ``strong_evaluate`` (the ``morris-2026`` evaluation) on the
-#: features: where the fit starts, and what it is compared with. Its terms that are not
-#: features here (none) or features it lacks (0) are as named.
+#: features: where the fit starts, and what it is compared with. Features it lacks start at 0.
 HAND_SET = {
     "stone": ek.W_STONE,
     "mill": ek.W_MILL,
@@ -44,10 +46,7 @@ HAND_SET = {
     "double_flying": ek.W_DOUBLE_PLACING,
     "slide": ek.W_SLIDE,
     "blocked": -ek.W_BLOCKED,
-    "slides_0": -140.0,
-    "slides_1": -60.0,
-    "slides_2": -25.0,
-    "slides_3": -8.0,
+    **{f"slides_{n}": -ek._near_blockade(n) for n in range(4)},
     "slide_placing": ek.W_SLIDE_PLACING,
     "slide_placing_late": ek.W_SLIDE,
     "blocked_placing": -ek.W_BLOCKED_PLACING,
@@ -147,7 +146,7 @@ def main() -> None:
     parser.add_argument(
         "--ridge",
         type=float,
-        default=0.0,
+        default=1e-6,
         help="pull towards the hand-set weights (an L2 penalty on the difference)",
     )
     parser.add_argument(

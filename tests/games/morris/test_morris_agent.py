@@ -22,6 +22,11 @@ MORRIS = [s.id for s in qipan.specs() if s.family == "morris"]
 needs_kernels = pytest.mark.skipif(not enabled(), reason="the compiled kernels are off")
 
 
+def point_mask(game, points: str) -> int:
+    """The kernel's bit mask of the named points ("a1 d1 g1")."""
+    return sum(1 << game.geometry.index[p] for p in points.split())
+
+
 @pytest.mark.parametrize("preset", MORRIS)
 def test_it_is_the_strongest_agent_of_every_morris_preset_and_plays_it(preset):
     game = qipan.load(preset)
@@ -89,10 +94,10 @@ def test_a_closed_mill_that_can_open_and_close_again_counts_by_who_can_fill_the_
     from qipan.games.morris.evaluation_kernel import W_FREE_RUN, W_OPENABLE, _running_closed
 
     game = qipan.load("nine-mens-morris")
-    kernel, index = game.kernel(), game.geometry.index
+    kernel = game.kernel()
 
     def mask(points):
-        return sum(1 << index[p] for p in points.split())
+        return point_mask(game, points)
 
     mill = mask("d5 d6 d7")
     walls = "a7 g7 c5 e5"  # Black stones that keep d7 and d5 in place
@@ -172,10 +177,10 @@ def test_a_group_the_opponent_can_shut_in_while_placing_counts_as_trapped():
     from qipan.games.morris.evaluation_kernel import _trapped
 
     game = qipan.load("nine-mens-morris")
-    kernel, index = game.kernel(), game.geometry.index
+    kernel = game.kernel()
 
     def mask(points):
-        return sum(1 << index[p] for p in points.split())
+        return point_mask(game, points)
 
     def empty_but(taken):
         return game.geometry.full & ~mask(taken)
