@@ -3,20 +3,14 @@ separate runs are fitted into one ladder, and only a complete, rising one is shi
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "levels_ladder.py"
+from tests.benchmark_scripts import BENCHMARKS, load_script
 
 
 @pytest.fixture(scope="module")
 def ladder_script():
-    spec = importlib.util.spec_from_file_location("levels_ladder_script", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("levels_ladder")
 
 
 def pair_run(low: int, wins: int, losses: int, time: float = 1.0, plies: int = 1) -> dict:
@@ -198,7 +192,10 @@ def test_bad_combine_arguments_get_a_clear_error_and_write_nothing(tmp_path):
         ([str(good), f"{good}x"], "No such file"),
     ):
         out = subprocess.run(
-            [sys.executable, str(SCRIPT), "--combine", *args], capture_output=True, text=True, timeout=120
+            [sys.executable, str(BENCHMARKS / "levels_ladder.py"), "--combine", *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
         assert out.returncode == 2 and said in out.stderr and "Traceback" not in out.stderr, out.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == before

@@ -4,26 +4,22 @@
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import json
 import random
 from pathlib import Path
 
 import pytest
+from tests.benchmark_scripts import load_script
 
 import qipan
 from qipan.fast import enabled
 
 pytestmark = pytest.mark.skipif(not enabled(), reason="the compiled kernels are off")
-SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "morris_tune.py"
 
 
 @pytest.fixture(scope="module")
 def tune():
-    spec = importlib.util.spec_from_file_location("morris_tune_script", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("morris_tune")
 
 
 def random_games(count: int, seed: int) -> list[dict]:
