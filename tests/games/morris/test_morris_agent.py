@@ -428,7 +428,7 @@ DATA = Path(__file__).resolve().parents[2] / "data" / "ai"
 #: game, ply, the move the agent of 2026-12-03 played there): the placements with which the
 #: engine's score for qipan drifted down (it preferred a point with more neighbours, most
 #: often f4) and the slides after which it found a forced blockade. The agent plays another
-#: move in each (the engine's own choice in the first eight) but one, the removal of game 29,
+#: move in each (the engine's own choice in the first seven) but one, the removal of game 29,
 #: where the fitted evaluation still prefers the recorded move at depth 10 (not at 11-13): an
 #: expected failure, so that the day it avoids it the test says so
 #: (benchmarks/results/morris.md).
