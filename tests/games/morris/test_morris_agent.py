@@ -96,15 +96,12 @@ def test_a_closed_mill_that_can_open_and_close_again_counts_by_who_can_fill_the_
     game = qipan.load("nine-mens-morris")
     kernel = game.kernel()
 
-    def mask(points):
-        return point_mask(game, points)
-
-    mill = mask("d5 d6 d7")
+    mill = point_mask(game, "d5 d6 d7")
     walls = "a7 g7 c5 e5"  # Black stones that keep d7 and d5 in place
-    run = _running_closed(kernel.pt, mill, mask(walls), mask("b6 f6"), False)
-    filled = _running_closed(kernel.pt, mill, mask(walls + " f6"), mask("b6"), False)
-    flying = _running_closed(kernel.pt, mill, mask(walls), mask("b6 f6"), True)
-    stuck = _running_closed(kernel.pt, mill, mask(walls + " f6 b6"), 0, False)
+    run = _running_closed(kernel.pt, mill, point_mask(game, walls), point_mask(game, "b6 f6"), False)
+    filled = _running_closed(kernel.pt, mill, point_mask(game, walls + " f6"), point_mask(game, "b6"), False)
+    flying = _running_closed(kernel.pt, mill, point_mask(game, walls), point_mask(game, "b6 f6"), True)
+    stuck = _running_closed(kernel.pt, mill, point_mask(game, walls + " f6 b6"), 0, False)
     # d6 steps to b6 (or f6) and back: no Black stone can enter d6 in between ...
     assert run == W_FREE_RUN
     # ... unless one stands next to it (f6), or Black flies; with no empty neighbour, nothing.
@@ -179,19 +176,18 @@ def test_a_group_the_opponent_can_shut_in_while_placing_counts_as_trapped():
     game = qipan.load("nine-mens-morris")
     kernel = game.kernel()
 
-    def mask(points):
-        return point_mask(game, points)
-
     def empty_but(taken):
-        return game.geometry.full & ~mask(taken)
+        return game.geometry.full & ~point_mask(game, taken)
 
     # a1 with d1 taken by the opponent has one empty neighbour (a4): shut in by one stone.
-    assert _trapped(kernel.pt, mask("a1"), empty_but("a1 d1"), 1) == pytest.approx(2 / 3)
+    assert _trapped(kernel.pt, point_mask(game, "a1"), empty_but("a1 d1"), 1) == pytest.approx(2 / 3)
     # ... not if the opponent has no stone left to place there,
-    assert _trapped(kernel.pt, mask("a1"), empty_but("a1 d1"), 0) == 0
+    assert _trapped(kernel.pt, point_mask(game, "a1"), empty_but("a1 d1"), 0) == 0
     # and the group a1-a4 has a7 and b4 free: two stones shut it in, counted once per stone.
-    assert _trapped(kernel.pt, mask("a1 a4"), empty_but("a1 a4 d1"), 2) == pytest.approx(2 * 1 / 3)
-    assert _trapped(kernel.pt, mask("a1 a4"), empty_but("a1 a4 d1"), 1) == 0
+    assert _trapped(kernel.pt, point_mask(game, "a1 a4"), empty_but("a1 a4 d1"), 2) == pytest.approx(
+        2 * 1 / 3
+    )
+    assert _trapped(kernel.pt, point_mask(game, "a1 a4"), empty_but("a1 a4 d1"), 1) == 0
 
 
 @needs_kernels
