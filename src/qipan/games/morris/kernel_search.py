@@ -8,7 +8,8 @@ position key, killer moves and a history table); and the ``morris`` agent's own 
 (``pvs_root``, driven by ``search.py``): PVS with a quiescence search of removals, late move
 reductions, single-reply extensions and a contempt for draws, in two styles: the fixed
 reference ``morris-2026`` on ``strong_evaluate``, the ``morris`` agent on ``tuned_evaluate``
-with a contempt that grows with its material edge and the n-move rule's count weighed in.
+with a contempt that grows with its material edge and the n-move rule's count weighed in,
+and principal-variation nodes searched rather than cut by the transposition table.
 
 Every function here calls ``kernel.py``'s compiled rules, and Numba's disk cache watches a
 function's own file only: each is compiled with a cache emptied when one of ``SOURCES``
@@ -518,7 +519,10 @@ def _pvs(R, W, s, depth, alpha, beta, ply, player):
     tt_move = -1
     if W.tt_keys[idx] == key:
         tt_move = W.tt_ints[idx, T_MOVE]
-        if W.tt_ints[idx, T_DEPTH] >= depth and not _occurred(R.par, s):
+        # In the tuned style a node of the principal variation (a full window) is searched
+        # rather than cut by the table: its value is exact, not a bound grafted from another line.
+        pv_node = beta - alpha > 1.0 and counters[C_STYLE] == STYLE_TUNED
+        if W.tt_ints[idx, T_DEPTH] >= depth and not pv_node and not _occurred(R.par, s):
             flag = W.tt_ints[idx, T_FLAG]
             value = W.tt_vals[idx]
             if flag == EXACT or (flag == LOWER and value >= beta) or (flag == UPPER and value <= alpha):
