@@ -69,6 +69,9 @@ def test_the_new_game_form_links_the_chosen_games_rules(live_server, browser):
         assert page.locator('#rules-variants a[data-rules="pente-team"]').count() == 1
         assert page.errors == []
     finally:
+        # Shown when the test fails: once (a full run, 2026-12-05) the form's select never
+        # became visible, and whether the lobby's script had failed could not be told.
+        print("page errors:", page.errors)
         context.close()
 
 
