@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import httpx
 
-TIMEOUT = 20_000
+#: How long a step may wait for the page (ms). Patience, not a speed check (tests assert no
+#: wall time): a fresh clone's full run on 2 slow cores, the servers compiling their kernels
+#: beside the browsers, once left a Trax upload's replay short of its last ply after 20 s.
+TIMEOUT = 60_000
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 860}
 
